@@ -1,0 +1,142 @@
+// An HLO instruction: opcode, operands, shape and typed attributes, plus the
+// metadata-like fields XLA keeps verbatim. Use-def lists (users, control
+// successors) are maintained by the mutation API here and in Computation.
+#ifndef KILN_COMPILER_IR_INSTRUCTION_H_
+#define KILN_COMPILER_IR_INSTRUCTION_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/types/span.h"
+#include "compiler/ir/attributes.h"
+#include "compiler/ir/literal.h"
+#include "compiler/ir/opcode.h"
+#include "compiler/ir/shape.h"
+
+namespace kiln {
+
+class Computation;
+
+// Where an instruction came from in a text file (for error messages).
+struct SourceLocation {
+  std::string file;
+  int line = 0;    // 1-based; 0 when unknown.
+  int column = 0;  // 1-based.
+  std::string ToString() const;  // "file:line:col" or "" when unknown.
+};
+
+class Instruction {
+ public:
+  Instruction(Opcode opcode, Shape shape, std::string name);
+  Instruction(const Instruction&) = delete;
+  Instruction& operator=(const Instruction&) = delete;
+
+  Opcode opcode() const { return opcode_; }
+  const std::string& name() const { return name_; }
+  // Renaming inside a computation goes through Computation/Module
+  // uniquifying; this setter is for builders before insertion.
+  void set_name(std::string name) { name_ = std::move(name); }
+
+  const Shape& shape() const { return shape_; }
+  Shape* mutable_shape() { return &shape_; }
+  void set_shape(Shape shape) { shape_ = std::move(shape); }
+
+  Computation* parent() const { return parent_; }
+
+  // --- Operands and users ---
+  const std::vector<Instruction*>& operands() const { return operands_; }
+  Instruction* operand(int64_t i) const { return operands_[i]; }
+  int64_t operand_count() const { return operands_.size(); }
+  // Users in first-use order, each once.
+  const std::vector<Instruction*>& users() const { return users_; }
+  int64_t user_count() const { return users_.size(); }
+
+  void AppendOperand(Instruction* operand);
+  // Replaces operand i, fixing both users lists.
+  void ReplaceOperandWith(int64_t i, Instruction* new_operand);
+  // Replaces every occurrence of `old_operand` among the operands.
+  void ReplaceOperandAll(Instruction* old_operand, Instruction* new_operand);
+  // Makes every user of this instruction use `new_producer` instead, and
+  // moves the ROOT if this was it. Shapes must be compatible.
+  absl::Status ReplaceAllUsesWith(Instruction* new_producer);
+  // Drops all operands (and this instruction from their users lists).
+  void DetachOperands();
+
+  // --- Control dependencies ---
+  const std::vector<Instruction*>& control_predecessors() const {
+    return control_predecessors_;
+  }
+  const std::vector<Instruction*>& control_successors() const {
+    return control_successors_;
+  }
+  absl::Status AddControlDependencyTo(Instruction* successor);
+  absl::Status RemoveControlDependencyTo(Instruction* successor);
+  void DropAllControlDeps();
+
+  // --- Attributes ---
+  const AttributeMap& attrs() const { return attrs_; }
+  AttributeMap* mutable_attrs() { return &attrs_; }
+  // Computations this instruction calls, in schema/attribute order.
+  std::vector<Computation*> called_computations() const;
+  // Points every called-computation reference at the mapped computation.
+  void RemapCalledComputations(
+      const std::function<Computation*(Computation*)>& map);
+
+  // constant: the value. parameter: the number.
+  bool has_literal() const { return literal_ != nullptr; }
+  const Literal& literal() const { return *literal_; }
+  void set_literal(Literal literal);
+  int64_t parameter_number() const { return parameter_number_; }
+  void set_parameter_number(int64_t n) { parameter_number_ = n; }
+
+  // --- Fields kept verbatim and printed back ---
+  // Each holds the complete text after "name=", e.g. "{op_name=\"x\"}".
+  std::optional<RawText> metadata;
+  std::optional<RawText> sharding;
+  std::optional<RawText> backend_config;
+  std::optional<RawText> result_accuracy;
+  std::optional<RawText> statistics_viz;
+  std::optional<RawText> origin;
+  // frontend_attributes={key="value",...}, kept in the written order.
+  std::vector<std::pair<std::string, std::string>> frontend_attributes;
+  // execution_thread="..." on async instructions lives in attrs().
+
+  SourceLocation location;
+
+  // Deep copy of the non-graph state (opcode, shape, attrs, literal,
+  // verbatim fields) with new operands. Users and control deps are not
+  // copied. The clone has no parent until added to a computation.
+  std::unique_ptr<Instruction> CloneWithNewOperands(
+      const Shape& shape, absl::Span<Instruction* const> new_operands,
+      std::string name) const;
+
+  // Structural equality of everything but name, operands and users.
+  bool IdenticalIgnoringOperands(const Instruction& other) const;
+
+ private:
+  friend class Computation;
+  void RemoveUser(Instruction* user);
+  void AddUser(Instruction* user);
+
+  Opcode opcode_;
+  Shape shape_;
+  std::string name_;
+  Computation* parent_ = nullptr;
+  std::vector<Instruction*> operands_;
+  std::vector<Instruction*> users_;
+  std::vector<Instruction*> control_predecessors_;
+  std::vector<Instruction*> control_successors_;
+  AttributeMap attrs_;
+  std::unique_ptr<Literal> literal_;
+  int64_t parameter_number_ = -1;
+};
+
+}  // namespace kiln
+
+#endif  // KILN_COMPILER_IR_INSTRUCTION_H_

@@ -1,0 +1,45 @@
+// Literal text exactly as XLA prints it: nested braces, true/false, inf,
+// -inf, nan, -nan, nan(0x...) payloads, complex as (re, im), tuples as
+// ( ... ), and the {...} elision for large values when asked for.
+// Floats print as the shortest text that parses back to the same bits.
+#ifndef KILN_COMPILER_IR_LITERAL_TEXT_H_
+#define KILN_COMPILER_IR_LITERAL_TEXT_H_
+
+#include <cstddef>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "compiler/ir/literal.h"
+
+namespace kiln {
+
+struct LiteralPrintOptions {
+  // Print "{...}" instead of values when the literal has more elements than
+  // this. Negative: never elide.
+  int64_t elide_above = -1;
+};
+
+// The value part only, as inside constant(...): "{1, 2, 3}", "3.5",
+// "{ {1, 2}, {3, 4} }" (XLA's spacing), "(1, {2})" for tuples.
+std::string LiteralValueToString(const Literal& literal,
+                                 const LiteralPrintOptions& options = {});
+
+// Shortest decimal text of one element of a float type that parses back to
+// the same bits ("0.1", "1e+10", "inf", "-nan", "nan(0x7)").
+std::string FloatBitsToString(ElementType type, uint64_t bits);
+
+// Parses the value part for `shape` from the start of `text`. On success
+// `*consumed` is the number of bytes read. On error the status message is
+// prefixed with nothing; `*error_offset` says where in `text` it occurred,
+// so callers can turn it into line:col.
+absl::StatusOr<Literal> ParseLiteralValue(const Shape& shape,
+                                          absl::string_view text,
+                                          size_t* consumed,
+                                          size_t* error_offset,
+                                          int64_t max_bytes =
+                                              kDefaultMaxLiteralBytes);
+
+}  // namespace kiln
+
+#endif  // KILN_COMPILER_IR_LITERAL_TEXT_H_

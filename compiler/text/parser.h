@@ -1,0 +1,36 @@
+// Parser for XLA's HLO text format. Accepts what XLA and JAX dump: optional
+// '%', short and long operand forms, /*index=N*/ and other comments, every
+// op's attributes, layouts with tiles, dynamic shapes, metadata and the rest.
+// Errors are "file:line:col: error: message" statuses pointing at the token.
+#ifndef KILN_COMPILER_TEXT_PARSER_H_
+#define KILN_COMPILER_TEXT_PARSER_H_
+
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "compiler/ir/literal.h"
+#include "compiler/ir/module.h"
+#include "compiler/ir/shape.h"
+
+namespace kiln {
+
+struct ParseOptions {
+  // Name used in error messages ("<stdin>", a path, ...).
+  std::string filename = "<input>";
+  // Constants larger than this are refused rather than allocated.
+  int64_t max_literal_bytes = kDefaultMaxLiteralBytes;
+  // Deepest nesting of braces/parentheses accepted (stack safety).
+  int max_nesting_depth = 256;
+};
+
+absl::StatusOr<std::unique_ptr<Module>> ParseModule(
+    absl::string_view text, const ParseOptions& options = {});
+
+// A single shape, e.g. "f32[2,<=3]{1,0:T(8,128)}" or "(s32[], token[])".
+absl::StatusOr<Shape> ParseShape(absl::string_view text);
+
+}  // namespace kiln
+
+#endif  // KILN_COMPILER_TEXT_PARSER_H_
