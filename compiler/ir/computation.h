@@ -4,6 +4,8 @@
 #ifndef KILN_COMPILER_IR_COMPUTATION_H_
 #define KILN_COMPILER_IR_COMPUTATION_H_
 
+#include <cstdint>
+#include <functional>
 #include <list>
 #include <memory>
 #include <string>
@@ -17,6 +19,18 @@
 namespace kiln {
 
 class Module;
+
+namespace internal {
+// XLA-style name uniquing shared by Computation and Module: returns `base`
+// when `is_used(base)` is false, else "root.N" where root is `base` without
+// a numeric ".N" suffix and N is the smallest counter (kept per root in
+// `next_suffix`, so repeated calls are O(1) amortized) giving an unused name.
+// Does not mark the result used.
+std::string UniqueNameFor(
+    const std::string& base,
+    const std::function<bool(const std::string&)>& is_used,
+    absl::flat_hash_map<std::string, int64_t>* next_suffix);
+}  // namespace internal
 
 class Computation {
  public:
@@ -83,6 +97,8 @@ class Computation {
                       std::list<std::unique_ptr<Instruction>>::iterator>
       position_;
   absl::flat_hash_map<std::string, Instruction*> by_name_;
+  // Per-root ".N" counters for uniquing while the computation has no module.
+  absl::flat_hash_map<std::string, int64_t> next_suffix_;
   std::vector<Instruction*> parameters_;
   Instruction* root_ = nullptr;
 };

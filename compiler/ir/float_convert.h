@@ -5,6 +5,7 @@
 #define KILN_COMPILER_IR_FLOAT_CONVERT_H_
 
 #include <cstdint>
+#include <string>
 
 #include "compiler/ir/element_type.h"
 
@@ -21,6 +22,12 @@ double FloatMax(ElementType type);
 double FloatMinNormal(ElementType type);
 double FloatMinSubnormal(ElementType type);  // == min normal if none.
 bool FloatBitsIsNaN(ElementType type, uint64_t bits);
+
+// Appends the decimal text XLA prints for one float ("0.1", "1e+10", "inf",
+// "-nan", "nan(0x7)"), which parses back to the same bits (see
+// literal_text.h). Types of at most 16 bits print from a table built on
+// first use. Nothing is appended for a non-float type.
+void AppendFloatText(std::string* out, ElementType type, uint64_t bits);
 
 }  // namespace kiln
 

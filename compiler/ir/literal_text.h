@@ -1,7 +1,9 @@
 // Literal text exactly as XLA prints it: nested braces, true/false, inf,
 // -inf, nan, -nan, nan(0x...) payloads, complex as (re, im), tuples as
 // ( ... ), and the {...} elision for large values when asked for.
-// Floats print as the shortest text that parses back to the same bits.
+// Floats print as XLA's RoundTripFpToString does ("%.6g" else "%.9g" for
+// f32, "%.15g" else "%.17g" for f64, "%.<max_digits10>g" for the others),
+// which always parses back to the same bits.
 #ifndef KILN_COMPILER_IR_LITERAL_TEXT_H_
 #define KILN_COMPILER_IR_LITERAL_TEXT_H_
 
@@ -21,18 +23,20 @@ struct LiteralPrintOptions {
 };
 
 // The value part only, as inside constant(...): "{1, 2, 3}", "3.5",
-// "{ {1, 2}, {3, 4} }" (XLA's spacing), "(1, {2})" for tuples.
+// "{ { 1, 2 }, { 3, 4 } }" (XLA's spacing), "( 1, {2} )" for tuples; pred
+// arrays print as 1/0 and a pred scalar as true/false, as XLA does.
 std::string LiteralValueToString(const Literal& literal,
                                  const LiteralPrintOptions& options = {});
 
-// Shortest decimal text of one element of a float type that parses back to
-// the same bits ("0.1", "1e+10", "inf", "-nan", "nan(0x7)").
+// Decimal text of one element of a float type, as XLA prints it, that
+// parses back to the same bits ("0.1", "1e+10", "inf", "-nan", "nan(0x7)").
 std::string FloatBitsToString(ElementType type, uint64_t bits);
 
-// Parses the value part for `shape` from the start of `text`. On success
-// `*consumed` is the number of bytes read. On error the status message is
-// prefixed with nothing; `*error_offset` says where in `text` it occurred,
-// so callers can turn it into line:col.
+// Parses the value part for `shape` from the start of `text` (blanks and
+// /* comments */ are allowed between tokens; "{...}" reads as all zeros).
+// On success `*consumed` is the number of bytes read. On error the status
+// message is prefixed with nothing; `*error_offset` says where in `text` it
+// occurred, so callers can turn it into line:col.
 absl::StatusOr<Literal> ParseLiteralValue(const Shape& shape,
                                           absl::string_view text,
                                           size_t* consumed,

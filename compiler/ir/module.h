@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -85,6 +86,7 @@ class Module {
 
   // In stable order: the order they were added (the text order).
   std::vector<Computation*> computations() const;
+  // O(1) expected; falls back to a scan for renamed computations.
   Computation* FindComputation(absl::string_view name) const;
 
   // Callees before callers, entry last; error on recursion.
@@ -101,9 +103,15 @@ class Module {
   // Deep copy of the whole module.
   std::unique_ptr<Module> Clone() const;
 
-  // Names: a fresh name "base" or "base.N" unused by any instruction or
-  // computation of this module.
+  // Instruction names: a fresh name "base" or "base.N" unused by any
+  // instruction of this module (and reserves it). Like XLA, instruction and
+  // computation names are separate name spaces: text such as
+  // "add { ... ROOT add = ... }" keeps both names. Names of removed
+  // instructions stay reserved unless released.
   std::string UniqueName(const std::string& base);
+  // Computation names: a fresh "base" or "base.N" unused by any computation
+  // of this module (and reserves it).
+  std::string UniqueComputationName(const std::string& base);
   void ReserveName(const std::string& name) { names_.insert(name); }
   void ReleaseName(const std::string& name) { names_.erase(name); }
   bool IsNameUsed(const std::string& name) const {
@@ -111,11 +119,21 @@ class Module {
   }
 
  private:
+  void RebuildComputationIndex();
+
   std::string name_;
   ModuleConfig config_;
   std::vector<std::unique_ptr<Computation>> computations_;
   Computation* entry_ = nullptr;
   absl::flat_hash_set<std::string> names_;
+  absl::flat_hash_set<std::string> computation_names_;
+  // Lookup cache for FindComputation, keyed by the name at insertion; every
+  // hit is re-checked against the current name (Computation::set_name may
+  // have changed it) and removals rebuild it.
+  absl::flat_hash_map<std::string, Computation*> computation_by_name_;
+  // Per-root ".N" counters so uniquing is O(1) amortized.
+  absl::flat_hash_map<std::string, int64_t> next_suffix_;
+  absl::flat_hash_map<std::string, int64_t> next_computation_suffix_;
 };
 
 }  // namespace kiln

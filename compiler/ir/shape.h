@@ -58,7 +58,7 @@ class Shape {
   const Layout& layout() const { return *layout_; }
   Layout* mutable_layout() { return &*layout_; }
   void set_layout(Layout layout) { layout_ = std::move(layout); }
-  void clear_layout() { layout_.reset(); }  // Tuples: deep.
+  void clear_layout();  // Tuples: deep.
   // Gives every array (deeply) the default layout if it has none.
   void SetDefaultLayoutIfMissing();
 

@@ -1,0 +1,335 @@
+#include "compiler/ir/computation.h"
+
+#include <algorithm>
+#include <memory>
+#include <random>
+#include <string>
+
+#include "gtest/gtest.h"
+
+namespace kiln {
+namespace {
+
+using Instrs = std::vector<Instruction*>;
+
+Shape F32x2() { return Shape::Array(ElementType::kF32, {2}); }
+
+int Count(const Instrs& list, const Instruction* x) {
+  return static_cast<int>(std::count(list.begin(), list.end(), x));
+}
+
+void ExpectUseDefConsistent(const Computation& computation) {
+  for (Instruction* x : computation.instructions()) {
+    EXPECT_EQ(x->parent(), &computation);
+    for (Instruction* operand : x->operands()) {
+      EXPECT_EQ(Count(operand->users(), x), 1) << x->name();
+    }
+    for (Instruction* user : x->users()) {
+      EXPECT_EQ(Count(x->users(), user), 1) << x->name();
+      EXPECT_GE(Count(user->operands(), x), 1) << x->name();
+    }
+    for (Instruction* successor : x->control_successors()) {
+      EXPECT_EQ(Count(successor->control_predecessors(), x), 1);
+    }
+    for (Instruction* predecessor : x->control_predecessors()) {
+      EXPECT_EQ(Count(predecessor->control_successors(), x), 1);
+    }
+  }
+}
+
+std::vector<std::string> Names(const Instrs& list) {
+  std::vector<std::string> names;
+  for (const Instruction* x : list) names.push_back(x->name());
+  return names;
+}
+
+class ComputationTest : public ::testing::Test {
+ protected:
+  Instruction* Param(int64_t n, const std::string& name) {
+    auto p = std::make_unique<Instruction>(Opcode::kParameter, F32x2(), name);
+    p->set_parameter_number(n);
+    return comp_.AddInstruction(std::move(p));
+  }
+  Instruction* Op(Opcode op, Instrs operands, const std::string& name) {
+    auto x = std::make_unique<Instruction>(op, F32x2(), name);
+    for (Instruction* operand : operands) x->AppendOperand(operand);
+    return comp_.AddInstruction(std::move(x));
+  }
+
+  Computation comp_{"comp"};
+};
+
+TEST_F(ComputationTest, NamesAreUniquifiedWithoutAModule) {
+  Instruction* a = Op(Opcode::kAfterAll, {}, "x");
+  Instruction* b = Op(Opcode::kAfterAll, {}, "x");
+  Instruction* c = Op(Opcode::kAfterAll, {}, "x.2");
+  Instruction* d = Op(Opcode::kAfterAll, {}, "x");
+  Instruction* e = Op(Opcode::kAfterAll, {}, "x.2");
+  EXPECT_EQ(a->name(), "x");
+  EXPECT_EQ(b->name(), "x.1");
+  EXPECT_EQ(c->name(), "x.2");
+  EXPECT_EQ(d->name(), "x.3");
+  EXPECT_EQ(e->name(), "x.4");
+  EXPECT_EQ(comp_.FindInstruction("x.3"), d);
+  EXPECT_EQ(comp_.FindInstruction("nope"), nullptr);
+}
+
+TEST_F(ComputationTest, ParametersRegisteredByNumber) {
+  Instruction* p1 = Param(1, "p1");
+  Instruction* p0 = Param(0, "p0");
+  ASSERT_EQ(comp_.parameters().size(), 2u);
+  EXPECT_EQ(comp_.parameter(0), p0);
+  EXPECT_EQ(comp_.parameter(1), p1);
+  Instruction* p2 = comp_.AddParameter(
+      std::make_unique<Instruction>(Opcode::kParameter, F32x2(), "p2"));
+  EXPECT_EQ(p2->parameter_number(), 2);
+  EXPECT_EQ(comp_.parameter(2), p2);
+  EXPECT_EQ(Names(comp_.instructions()),
+            (std::vector<std::string>{"p1", "p0", "p2"}));
+}
+
+TEST_F(ComputationTest, PostOrderPutsOperandsAndControlPredsFirst) {
+  Instruction* x = Param(0, "x");
+  // Listed before its operand: post order must still put y first.
+  auto late_user = std::make_unique<Instruction>(Opcode::kAdd, F32x2(), "sum");
+  Instruction* sum = comp_.AddInstruction(std::move(late_user));
+  Instruction* y = Op(Opcode::kNegate, {x}, "y");
+  sum->AppendOperand(y);
+  sum->AppendOperand(x);
+  Instruction* z = Op(Opcode::kAbs, {x}, "z");
+  ASSERT_TRUE(z->AddControlDependencyTo(y).ok());
+  comp_.set_root(sum);
+  absl::StatusOr<Instrs> order = comp_.PostOrder();
+  ASSERT_TRUE(order.ok()) << order.status();
+  EXPECT_EQ(Names(*order), (std::vector<std::string>{"x", "z", "y", "sum"}));
+}
+
+TEST_F(ComputationTest, PostOrderTieBreakIsTheStableOrder) {
+  Instruction* b = Op(Opcode::kAfterAll, {}, "b");
+  Instruction* a = Op(Opcode::kAfterAll, {}, "a");
+  Op(Opcode::kAfterAll, {a, b}, "c");
+  Op(Opcode::kAfterAll, {}, "d");
+  absl::StatusOr<Instrs> order = comp_.PostOrder();
+  ASSERT_TRUE(order.ok());
+  EXPECT_EQ(Names(*order), (std::vector<std::string>{"b", "a", "c", "d"}));
+}
+
+TEST_F(ComputationTest, ControlCycleIsAnError) {
+  Instruction* x = Param(0, "x");
+  Instruction* a = Op(Opcode::kAbs, {x}, "a");
+  Instruction* b = Op(Opcode::kNegate, {a}, "b");
+  ASSERT_TRUE(b->AddControlDependencyTo(a).ok());
+  absl::StatusOr<Instrs> order = comp_.PostOrder();
+  EXPECT_FALSE(order.ok());
+  EXPECT_EQ(order.status().code(), absl::StatusCode::kFailedPrecondition);
+  ASSERT_TRUE(b->RemoveControlDependencyTo(a).ok());
+  EXPECT_TRUE(comp_.PostOrder().ok());
+}
+
+TEST_F(ComputationTest, DeepChainPostOrderDoesNotRecurse) {
+  Instruction* last = Param(0, "p");
+  for (int i = 0; i < 200000; ++i) last = Op(Opcode::kNegate, {last}, "n");
+  comp_.set_root(last);
+  absl::StatusOr<Instrs> order = comp_.PostOrder();
+  ASSERT_TRUE(order.ok());
+  EXPECT_EQ(order->size(), 200001u);
+  EXPECT_EQ(order->back(), last);
+  EXPECT_EQ(last->name(), "n.199999");
+}
+
+TEST_F(ComputationTest, ReplaceInstructionMovesUsesControlAndRoot) {
+  Instruction* x = Param(0, "x");
+  Instruction* old_op = Op(Opcode::kNegate, {x}, "old");
+  Instruction* before = Op(Opcode::kAbs, {x}, "before");
+  Instruction* user = Op(Opcode::kAdd, {old_op, x}, "user");
+  Instruction* after = Op(Opcode::kExp, {x}, "after");
+  Instruction* fresh = Op(Opcode::kSign, {x}, "fresh");
+  ASSERT_TRUE(before->AddControlDependencyTo(old_op).ok());
+  ASSERT_TRUE(old_op->AddControlDependencyTo(after).ok());
+  comp_.set_root(old_op);
+  ASSERT_TRUE(comp_.ReplaceInstruction(old_op, fresh).ok());
+  EXPECT_EQ(comp_.FindInstruction("old"), nullptr);
+  EXPECT_EQ(comp_.root(), fresh);
+  EXPECT_EQ(user->operands(), (Instrs{fresh, x}));
+  EXPECT_EQ(fresh->control_predecessors(), (Instrs{before}));
+  EXPECT_EQ(fresh->control_successors(), (Instrs{after}));
+  EXPECT_EQ(
+      Names(comp_.instructions()),
+      (std::vector<std::string>{"x", "before", "user", "after", "fresh"}));
+  ExpectUseDefConsistent(comp_);
+}
+
+TEST_F(ComputationTest, ReplaceWithAUserOfTheOldKeepsTheOld) {
+  Instruction* x = Param(0, "x");
+  Instruction* a = Op(Opcode::kAbs, {x}, "a");
+  Instruction* user = Op(Opcode::kExp, {a}, "user");
+  Instruction* wrap = Op(Opcode::kNegate, {a}, "wrap");
+  ASSERT_TRUE(comp_.ReplaceInstruction(a, wrap).ok());
+  EXPECT_EQ(user->operands(), (Instrs{wrap}));
+  EXPECT_EQ(a->users(), (Instrs{wrap}));
+  EXPECT_EQ(comp_.instruction_count(), 4);
+  ExpectUseDefConsistent(comp_);
+}
+
+TEST_F(ComputationTest, ReplaceInstructionErrors) {
+  Instruction* x = Param(0, "x");
+  Instruction* a = Op(Opcode::kAbs, {x}, "a");
+  auto scalar = std::make_unique<Instruction>(
+      Opcode::kConstant, Shape::Scalar(ElementType::kF32), "s");
+  Instruction* s = comp_.AddInstruction(std::move(scalar));
+  Op(Opcode::kExp, {a}, "user");
+  EXPECT_FALSE(comp_.ReplaceInstruction(a, s).ok());
+  Computation other("other");
+  Instruction* foreign = other.AddInstruction(
+      std::make_unique<Instruction>(Opcode::kAbs, F32x2(), "f"));
+  EXPECT_FALSE(comp_.ReplaceInstruction(a, foreign).ok());
+  EXPECT_FALSE(comp_.ReplaceInstruction(nullptr, a).ok());
+  ExpectUseDefConsistent(comp_);
+}
+
+TEST_F(ComputationTest, RemoveInstructionChecksAndKeepsOrder) {
+  Instruction* x = Param(0, "x");
+  Instruction* a = Op(Opcode::kAbs, {x}, "a");
+  Instruction* b = Op(Opcode::kNegate, {a}, "b");
+  Instruction* c = Op(Opcode::kExp, {x}, "c");
+  comp_.set_root(c);
+  EXPECT_FALSE(comp_.RemoveInstruction(a).ok());  // Has a user.
+  EXPECT_FALSE(comp_.RemoveInstruction(c).ok());  // ROOT.
+  EXPECT_FALSE(comp_.RemoveInstruction(x).ok());  // Parameter.
+  ASSERT_TRUE(b->AddControlDependencyTo(c).ok());
+  ASSERT_TRUE(comp_.RemoveInstruction(b).ok());
+  EXPECT_TRUE(a->users().empty());
+  EXPECT_TRUE(c->control_predecessors().empty());
+  ASSERT_TRUE(comp_.RemoveInstruction(a).ok());
+  EXPECT_EQ(Names(comp_.instructions()), (std::vector<std::string>{"x", "c"}));
+  EXPECT_EQ(x->users(), (Instrs{c}));
+  // The freed name is reusable inside a module-less computation.
+  EXPECT_EQ(Op(Opcode::kAbs, {x}, "a")->name(), "a");
+  ExpectUseDefConsistent(comp_);
+}
+
+TEST_F(ComputationTest, RemoveDeadInstructions) {
+  Instruction* x = Param(0, "x");
+  Instruction* unused_param = Param(1, "unused");
+  Instruction* dead1 = Op(Opcode::kAbs, {x}, "dead1");
+  Op(Opcode::kNegate, {dead1, dead1}, "dead2");
+  auto outfeed = std::make_unique<Instruction>(Opcode::kOutfeed, Shape::Token(),
+                                               "outfeed");
+  outfeed->AppendOperand(dead1);
+  Instruction* kept_by_effect = comp_.AddInstruction(std::move(outfeed));
+  Instruction* pred = Op(Opcode::kExp, {x}, "pred");
+  Instruction* root = Op(Opcode::kSign, {x}, "root");
+  Op(Opcode::kCos, {root}, "dead3");
+  ASSERT_TRUE(pred->AddControlDependencyTo(root).ok());
+  comp_.set_root(root);
+  EXPECT_EQ(comp_.RemoveDeadInstructions(), 2);
+  EXPECT_EQ(Names(comp_.instructions()),
+            (std::vector<std::string>{"x", "unused", "dead1", "outfeed", "pred",
+                                      "root"}));
+  EXPECT_EQ(dead1->users(), (Instrs{kept_by_effect}));
+  EXPECT_TRUE(unused_param->users().empty());
+  EXPECT_EQ(root->users(), Instrs{});
+  EXPECT_EQ(comp_.RemoveDeadInstructions(), 0);
+  ExpectUseDefConsistent(comp_);
+}
+
+TEST_F(ComputationTest, CloneIsDeepAndFaithful) {
+  Computation callee("callee");
+  Instruction* x = Param(0, "x");
+  Instruction* y = Param(1, "y");
+  Instruction* a = Op(Opcode::kAdd, {x, y}, "a");
+  Instruction* m = Op(Opcode::kMap, {a}, "m");
+  m->mutable_attrs()->Set("to_apply", &callee);
+  ASSERT_TRUE(a->AddControlDependencyTo(m).ok());
+  comp_.set_root(m);
+  comp_.set_execution_thread("side");
+  std::unique_ptr<Computation> clone = comp_.Clone("copy");
+  EXPECT_EQ(clone->name(), "copy");
+  EXPECT_EQ(clone->execution_thread(), "side");
+  ASSERT_EQ(clone->instruction_count(), 4);
+  EXPECT_EQ(Names(clone->instructions()), Names(comp_.instructions()));
+  Instruction* ca = clone->FindInstruction("a");
+  Instruction* cm = clone->root();
+  ASSERT_NE(ca, nullptr);
+  EXPECT_NE(ca, a);
+  EXPECT_EQ(cm->name(), "m");
+  EXPECT_EQ(cm->operands(), (Instrs{ca}));
+  EXPECT_EQ(ca->operands(), (Instrs{clone->parameter(0), clone->parameter(1)}));
+  EXPECT_EQ(ca->control_successors(), (Instrs{cm}));
+  EXPECT_EQ(cm->called_computations(), (std::vector<Computation*>{&callee}));
+  EXPECT_TRUE(cm->IdenticalIgnoringOperands(*m));
+  // The original is untouched.
+  EXPECT_EQ(a->users(), (Instrs{m}));
+  ExpectUseDefConsistent(*clone);
+  ExpectUseDefConsistent(comp_);
+}
+
+// Random mutations of every kind keep the use-def lists consistent and the
+// remaining instructions in their original relative order.
+TEST_F(ComputationTest, RandomMutationsKeepUseDefConsistent) {
+  std::mt19937 rng(1234);
+  Instrs all = {Param(0, "p0"), Param(1, "p1")};
+  for (int i = 0; i < 60; ++i) {
+    Instruction* a = all[rng() % all.size()];
+    Instruction* b = all[rng() % all.size()];
+    all.push_back(Op(Opcode::kAdd, {a, b, a}, "op"));
+  }
+  comp_.set_root(all.back());
+  for (int step = 0; step < 300; ++step) {
+    Instrs now = comp_.instructions();
+    // Only later instructions may be used, keeping the graph acyclic.
+    size_t i = rng() % now.size();
+    size_t j = rng() % now.size();
+    if (i > j) std::swap(i, j);
+    if (i == j) continue;
+    Instruction* early = now[i];
+    Instruction* late = now[j];
+    switch (rng() % 6) {
+      case 0:
+        if (late->operand_count() > 0) {
+          late->ReplaceOperandWith(rng() % late->operand_count(), early);
+        }
+        break;
+      case 1:
+        if (late->operand_count() > 0) {
+          late->ReplaceOperandAll(late->operand(0), early);
+        }
+        break;
+      case 2:
+        if (late->opcode() != Opcode::kParameter) {
+          // Users of `late` come after it, so moving them to `early` is safe.
+          ASSERT_TRUE(late->ReplaceAllUsesWith(early).ok());
+        }
+        break;
+      case 3:
+        ASSERT_TRUE(early->AddControlDependencyTo(late).ok());
+        break;
+      case 4:
+        if (!early->control_successors().empty()) {
+          ASSERT_TRUE(
+              early->RemoveControlDependencyTo(early->control_successors()[0])
+                  .ok());
+        }
+        break;
+      case 5:
+        comp_.RemoveDeadInstructions();
+        break;
+    }
+    ExpectUseDefConsistent(comp_);
+    ASSERT_TRUE(comp_.PostOrder().ok());
+    // Survivors keep their relative order.
+    Instrs after = comp_.instructions();
+    size_t k = 0;
+    for (Instruction* x : now) {
+      if (k < after.size() && after[k] == x) ++k;
+    }
+    EXPECT_EQ(k, after.size());
+  }
+}
+
+TEST_F(ComputationTest, IsFusionComputationNeedsAModule) {
+  EXPECT_FALSE(comp_.is_fusion_computation());
+}
+
+}  // namespace
+}  // namespace kiln
