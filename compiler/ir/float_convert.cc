@@ -1,8 +1,10 @@
 // One conversion routine for every float type, driven by the element type
 // table, and the decimal text XLA prints for each (at the end of the file).
 // Narrow types follow ml_dtypes' default (non-saturating) static_cast from
-// double; f16/bf16 follow IEEE 754 (as Eigen does from float), and f32/ f64 use
-// the hardware conversion.
+// double; f16/bf16 follow IEEE 754 (as Eigen does from float), and f32/f64
+// use the hardware conversion. A double is rounded once, straight into the
+// type: Eigen's half(double) goes through float first, which can differ
+// only for a double within 2^-29 (relative) of an f16/bf16 tie.
 //
 // Special values, per encoding (what ml_dtypes does):
 //   IEEE (f16, bf16, f8e5m2, f8e4m3, f8e3m4): overflow and inf -> +-inf;
@@ -20,6 +22,7 @@
 //     everything in (2^-127, 2^-126] becomes 2^-126.
 #include "compiler/ir/float_convert.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -279,7 +282,7 @@ double FloatMinSubnormal(ElementType type) {
 }
 
 // ---------------------------------------------------------------------------
-// Text, as XLA's RoundTripFpToString prints it
+// Text: shortest, or as XLA's RoundTripFpToString prints it
 // ---------------------------------------------------------------------------
 
 namespace {
@@ -381,7 +384,49 @@ void AppendNaN(std::string* out, const ElementTypeInfo& info, uint64_t bits) {
   }
 }
 
-void AppendFloatUncached(std::string* out, ElementType type, uint64_t bits) {
+// True if `text` reads back, through a double as parsers do, to `bits`.
+bool ReadsBackTo(ElementType type, uint64_t bits, const char* begin,
+                 const char* end) {
+  double back = 0;
+  absl::from_chars_result f = absl::from_chars(begin, end, back);
+  return f.ec == std::errc() && FloatToBits(type, back) == bits;
+}
+
+// The shortest text (fewest characters; then fewest digits) among the
+// "%.<n>g" spellings of `value` that read back to `bits` of `type`. So
+// f16 0.1 prints "0.1", f8e4m3fn 448 prints "448" (not "4.5e+02") and f32
+// 1e10 prints "1e+10". f32 and f64 take std::to_chars' shortest text, which
+// is that same choice, when it reads back through a double.
+void AppendShortest(std::string* out, ElementType type, uint64_t bits,
+                    double value) {
+  char buffer[64];
+  if (type == ElementType::kF64 || type == ElementType::kF32) {
+    std::to_chars_result r =
+        type == ElementType::kF64
+            ? std::to_chars(buffer, buffer + sizeof(buffer), value)
+            : std::to_chars(buffer, buffer + sizeof(buffer),
+                            static_cast<float>(value));
+    if (ReadsBackTo(type, bits, buffer, r.ptr)) {
+      out->append(buffer, r.ptr);
+      return;
+    }
+  }
+  std::string best;
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::to_chars_result r =
+        std::to_chars(buffer, buffer + sizeof(buffer), value,
+                      std::chars_format::general, digits);
+    size_t length = r.ptr - buffer;
+    if ((best.empty() || length < best.size()) &&
+        ReadsBackTo(type, bits, buffer, r.ptr)) {
+      best.assign(buffer, length);
+    }
+  }
+  out->append(best);
+}
+
+void AppendFloatUncached(std::string* out, ElementType type, uint64_t bits,
+                         FloatTextStyle style) {
   const ElementTypeInfo& info = GetElementTypeInfo(type);
   if (FloatBitsIsNaN(type, bits)) {
     AppendNaN(out, info, bits);
@@ -390,6 +435,8 @@ void AppendFloatUncached(std::string* out, ElementType type, uint64_t bits) {
   double value = BitsToFloat(type, bits);
   if (std::isinf(value)) {
     out->append(value < 0 ? "-inf" : "inf");
+  } else if (style == FloatTextStyle::kShortest) {
+    AppendShortest(out, type, bits, value);
   } else if (type == ElementType::kF32) {
     AppendShortOrLong(out, static_cast<float>(value), 6, 9);
   } else if (type == ElementType::kF64) {
@@ -403,12 +450,12 @@ void AppendFloatUncached(std::string* out, ElementType type, uint64_t bits) {
 // first use, so that printing such a float is a copy.
 class NarrowFloatTexts {
  public:
-  explicit NarrowFloatTexts(ElementType type) {
+  NarrowFloatTexts(ElementType type, FloatTextStyle style) {
     uint32_t count = uint32_t{1} << BitWidth(type);
     starts_.reserve(count + 1);
     for (uint32_t p = 0; p < count; ++p) {
       starts_.push_back(static_cast<uint32_t>(text_.size()));
-      AppendFloatUncached(&text_, type, p);
+      AppendFloatUncached(&text_, type, p, style);
     }
     starts_.push_back(static_cast<uint32_t>(text_.size()));
   }
@@ -423,26 +470,30 @@ class NarrowFloatTexts {
   std::vector<uint32_t> starts_;
 };
 
-const NarrowFloatTexts& TextsFor(ElementType type) {
+const NarrowFloatTexts& TextsFor(ElementType type, FloatTextStyle style) {
   constexpr int kTypes = static_cast<int>(ElementType::kToken) + 1;
-  static absl::once_flag once[kTypes];
-  static const NarrowFloatTexts* texts[kTypes];
+  constexpr int kStyles = 2;
+  static absl::once_flag once[kStyles][kTypes];
+  static const NarrowFloatTexts* texts[kStyles][kTypes];
+  int s = static_cast<int>(style);
   int i = static_cast<int>(type);
-  absl::call_once(once[i], [&] { texts[i] = new NarrowFloatTexts(type); });
-  return *texts[i];
+  absl::call_once(once[s][i],
+                  [&] { texts[s][i] = new NarrowFloatTexts(type, style); });
+  return *texts[s][i];
 }
 
 }  // namespace
 
-void AppendFloatText(std::string* out, ElementType type, uint64_t bits) {
+void AppendFloatText(std::string* out, ElementType type, uint64_t bits,
+                     FloatTextStyle style) {
   if (!IsFloatType(type)) return;
   if (BitWidth(type) <= 16) {
     uint64_t mask = (uint64_t{1} << BitWidth(type)) - 1;
-    absl::string_view text = TextsFor(type).Get(bits & mask);
+    absl::string_view text = TextsFor(type, style).Get(bits & mask);
     out->append(text.data(), text.size());
     return;
   }
-  AppendFloatUncached(out, type, bits);
+  AppendFloatUncached(out, type, bits, style);
 }
 
 }  // namespace kiln

@@ -23,11 +23,23 @@ double FloatMinNormal(ElementType type);
 double FloatMinSubnormal(ElementType type);  // == min normal if none.
 bool FloatBitsIsNaN(ElementType type, uint64_t bits);
 
-// Appends the decimal text XLA prints for one float ("0.1", "1e+10", "inf",
-// "-nan", "nan(0x7)"), which parses back to the same bits (see
-// literal_text.h). Types of at most 16 bits print from a table built on
-// first use. Nothing is appended for a non-float type.
-void AppendFloatText(std::string* out, ElementType type, uint64_t bits);
+// How finite floats are spelled. Both spellings parse back to the same bits.
+enum class FloatTextStyle {
+  // The fewest significant digits that read back to the same bits of the
+  // type (f16 0.1 prints "0.1"). Kiln's canonical form.
+  kShortest,
+  // XLA's RoundTripFpToString: f32 "%.6g" else "%.9g", f64 "%.15g" else
+  // "%.17g", other types "%.<max_digits10>g" (f16 0.1 prints "0.099976").
+  // For output that must match XLA's dumps byte for byte.
+  kXla,
+};
+
+// Appends the decimal text of one float ("0.1", "1e+10", "inf", "-nan",
+// "nan(0x7)"), which parses back to the same bits (see literal_text.h).
+// Types of at most 16 bits print from a table built on first use. Nothing
+// is appended for a non-float type.
+void AppendFloatText(std::string* out, ElementType type, uint64_t bits,
+                     FloatTextStyle style = FloatTextStyle::kShortest);
 
 }  // namespace kiln
 

@@ -9,10 +9,7 @@
 
 #include "gtest/gtest.h"
 
-#if __has_include("Eigen/Core")
 #include "Eigen/Core"
-#define KILN_HAVE_EIGEN 1
-#endif
 
 namespace kiln {
 namespace {
@@ -355,7 +352,6 @@ TEST(FloatConvertTest, F16MatchesCompilerFloat16Exhaustively) {
 }
 #endif
 
-#ifdef KILN_HAVE_EIGEN
 TEST(FloatConvertTest, HalfAndBfloat16MatchEigenExhaustively) {
   for (uint32_t p = 0; p < 65536; ++p) {
     uint16_t bits = static_cast<uint16_t>(p);
@@ -382,7 +378,6 @@ TEST(FloatConvertTest, HalfAndBfloat16MatchEigenExhaustively) {
     }
   }
 }
-#endif
 
 TEST(FloatConvertTest, F32AndF64UseHardwareConversion) {
   std::mt19937_64 rng(7);

@@ -56,7 +56,8 @@ class Literal {
   // Typed views through wide types. Floats: exact widening; integers and
   // pred: their value. Setters round to nearest even into narrow floats
   // (overflow, NaN and inf as the type's rules say) and wrap integers to
-  // the type's width.
+  // the type's width. SetDouble into an integer type converts as XLA's
+  // convert does (truncate toward zero, saturate, NaN -> 0); pred is v != 0.
   double GetDouble(int64_t i) const;
   void SetDouble(int64_t i, double v);
   int64_t GetInt64(int64_t i) const;     // Integers and pred.

@@ -60,7 +60,8 @@ void SetComplexPartBits(Literal* literal, int64_t i, int part, uint64_t bits) {
 // ---------------------------------------------------------------------------
 
 // One element as XLA's GetAsString prints it (pred: true/false).
-void AppendElement(std::string* out, const Literal& literal, int64_t i) {
+void AppendElement(std::string* out, const Literal& literal, int64_t i,
+                   FloatTextStyle style) {
   const ElementTypeInfo& info = GetElementTypeInfo(literal.element_type());
   switch (info.kind) {
     case TypeKind::kPred:
@@ -73,13 +74,15 @@ void AppendElement(std::string* out, const Literal& literal, int64_t i) {
       absl::StrAppend(out, literal.GetUint64(i));
       return;
     case TypeKind::kFloat:
-      AppendFloatText(out, info.type, literal.GetBits(i));
+      AppendFloatText(out, info.type, literal.GetBits(i), style);
       return;
     case TypeKind::kComplex: {
       out->push_back('(');
-      AppendFloatText(out, info.component, GetComplexPartBits(literal, i, 0));
+      AppendFloatText(out, info.component, GetComplexPartBits(literal, i, 0),
+                      style);
       out->append(", ");
-      AppendFloatText(out, info.component, GetComplexPartBits(literal, i, 1));
+      AppendFloatText(out, info.component, GetComplexPartBits(literal, i, 1),
+                      style);
       out->push_back(')');
       return;
     }
@@ -91,8 +94,9 @@ void AppendElement(std::string* out, const Literal& literal, int64_t i) {
 // Prints a dense array of rank >= 1 in XLA's one-line form.
 class ArrayPrinter {
  public:
-  ArrayPrinter(const Literal& literal, std::string* out)
+  ArrayPrinter(const Literal& literal, FloatTextStyle style, std::string* out)
       : literal_(literal),
+        style_(style),
         dims_(literal.shape().dimensions()),
         rank_(static_cast<int64_t>(dims_.size())),
         pred_(literal.element_type() == ElementType::kPred),
@@ -134,7 +138,7 @@ class ArrayPrinter {
       if (pred_) {
         out_->push_back(literal_.GetBits(*next) ? '1' : '0');
       } else {
-        AppendElement(out_, literal_, *next);
+        AppendElement(out_, literal_, *next, style_);
       }
       ++*next;
     }
@@ -142,6 +146,7 @@ class ArrayPrinter {
   }
 
   const Literal& literal_;
+  FloatTextStyle style_;
   const std::vector<int64_t>& dims_;
   int64_t rank_;
   bool pred_;
@@ -176,10 +181,10 @@ void AppendLiteral(std::string* out, const Literal& literal,
     return;
   }
   if (shape.rank() == 0) {
-    AppendElement(out, literal, 0);
+    AppendElement(out, literal, 0, options.float_style);
     return;
   }
-  ArrayPrinter(literal, out).Print();
+  ArrayPrinter(literal, options.float_style, out).Print();
 }
 
 }  // namespace
@@ -198,9 +203,10 @@ std::string LiteralValueToString(const Literal& literal,
   return out;
 }
 
-std::string FloatBitsToString(ElementType type, uint64_t bits) {
+std::string FloatBitsToString(ElementType type, uint64_t bits,
+                              FloatTextStyle style) {
   std::string out;
-  AppendFloatText(&out, type, bits);
+  AppendFloatText(&out, type, bits, style);
   return out;
 }
 

@@ -12,6 +12,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "compiler/ir/float_convert.h"
 #include "compiler/ir/literal.h"
 
 namespace kiln {
@@ -20,6 +21,8 @@ struct LiteralPrintOptions {
   // Print "{...}" instead of values when the literal has more elements than
   // this. Negative: never elide.
   int64_t elide_above = -1;
+  // Shortest round-trip digits (canonical) or XLA's fixed digit counts.
+  FloatTextStyle float_style = FloatTextStyle::kShortest;
 };
 
 // The value part only, as inside constant(...): "{1, 2, 3}", "3.5",
@@ -28,9 +31,10 @@ struct LiteralPrintOptions {
 std::string LiteralValueToString(const Literal& literal,
                                  const LiteralPrintOptions& options = {});
 
-// Decimal text of one element of a float type, as XLA prints it, that
-// parses back to the same bits ("0.1", "1e+10", "inf", "-nan", "nan(0x7)").
-std::string FloatBitsToString(ElementType type, uint64_t bits);
+// Decimal text of one element of a float type that parses back to the same
+// bits ("0.1", "1e+10", "inf", "-nan", "nan(0x7)").
+std::string FloatBitsToString(ElementType type, uint64_t bits,
+                              FloatTextStyle style = FloatTextStyle::kShortest);
 
 // Parses the value part for `shape` from the start of `text` (blanks and
 // /* comments */ are allowed between tokens; "{...}" reads as all zeros).

@@ -35,46 +35,74 @@ void ExpectError(const Shape& shape, absl::string_view text, size_t offset,
 }
 
 // Text -> literal -> text must give the text back.
-void ExpectRoundTrip(const Shape& shape, absl::string_view text) {
+void ExpectRoundTrip(const Shape& shape, absl::string_view text,
+                     FloatTextStyle style = FloatTextStyle::kShortest) {
   Literal literal = Parse(shape, text);
-  EXPECT_EQ(LiteralValueToString(literal), text);
+  LiteralPrintOptions options;
+  options.float_style = style;
+  EXPECT_EQ(LiteralValueToString(literal, options), text);
 }
 
 Shape Array(ElementType t, std::vector<int64_t> dims) {
   return Shape::Array(t, std::move(dims));
 }
 
-TEST(LiteralTextTest, ScalarsPrintAsXlaDoes) {
+TEST(LiteralTextTest, ScalarsPrintShortest) {
   EXPECT_EQ(LiteralValueToString(Literal::ScalarS32(-5)), "-5");
   EXPECT_EQ(LiteralValueToString(Literal::ScalarPred(true)), "true");
   EXPECT_EQ(LiteralValueToString(Literal::ScalarPred(false)), "false");
   EXPECT_EQ(LiteralValueToString(Literal::ScalarF32(1.5f)), "1.5");
   EXPECT_EQ(LiteralValueToString(Literal::ScalarF32(0.1f)), "0.1");
-  EXPECT_EQ(LiteralValueToString(Literal::ScalarF32(1.0f / 3)), "0.333333343");
+  EXPECT_EQ(LiteralValueToString(Literal::ScalarF32(1.0f / 3)), "0.33333334");
   EXPECT_EQ(LiteralValueToString(Literal::ScalarF32(1e10f)), "1e+10");
   EXPECT_EQ(LiteralValueToString(Literal::ScalarF32(-0.0f)), "-0");
   EXPECT_EQ(LiteralValueToString(Literal::ScalarF32(2.0f)), "2");
+  EXPECT_EQ(LiteralValueToString(Literal::ScalarF32(16777216.0f)), "16777216");
 }
 
-TEST(LiteralTextTest, FloatTextPerType) {
+TEST(LiteralTextTest, ScalarsPrintAsXlaDoesWhenAsked) {
+  LiteralPrintOptions xla;
+  xla.float_style = FloatTextStyle::kXla;
+  EXPECT_EQ(LiteralValueToString(Literal::ScalarF32(0.1f), xla), "0.1");
+  EXPECT_EQ(LiteralValueToString(Literal::ScalarF32(1.0f / 3), xla),
+            "0.333333343");
+  EXPECT_EQ(LiteralValueToString(Literal::ScalarF32(1e10f), xla), "1e+10");
+}
+
+TEST(LiteralTextTest, ShortestFloatTextPerType) {
   EXPECT_EQ(
       FloatBitsToString(ElementType::kF64, FloatToBits(ElementType::kF64, 0.1)),
       "0.1");
   EXPECT_EQ(FloatBitsToString(ElementType::kF64,
                               FloatToBits(ElementType::kF64, 1.0 / 3)),
-            "0.33333333333333331");
-  // f16 and bf16 print max_digits10 (5 and 4) digits, as XLA does.
-  EXPECT_EQ(FloatBitsToString(ElementType::kF16, 0x2e66), "0.099976");
-  EXPECT_EQ(FloatBitsToString(ElementType::kBF16, 0x3dcd), "0.1001");
+            "0.3333333333333333");
+  // The fewest digits that read back to the same bits of the narrow type.
+  EXPECT_EQ(FloatBitsToString(ElementType::kF16, 0x2e66), "0.1");
+  EXPECT_EQ(FloatBitsToString(ElementType::kBF16, 0x3dcd), "0.1");
   EXPECT_EQ(FloatBitsToString(ElementType::kF16, 0x7bff), "65504");
   EXPECT_EQ(FloatBitsToString(ElementType::kF8E4M3FN, 0x7e), "448");
-  EXPECT_EQ(FloatBitsToString(ElementType::kF8E5M2, 0x7b), "5.7e+04");
+  EXPECT_EQ(FloatBitsToString(ElementType::kF8E5M2, 0x7b), "6e+04");
+  EXPECT_EQ(FloatBitsToString(ElementType::kF32, 0x43960000), "300");
   EXPECT_EQ(FloatBitsToString(ElementType::kF4E2M1FN, 0xf), "-6");
   EXPECT_EQ(FloatBitsToString(ElementType::kF8E8M0FNU, 127), "1");
-  EXPECT_EQ(FloatBitsToString(ElementType::kF8E8M0FNU, 1), "1.2e-38");
-  // 2^-127 = 5.87747...e-39: "5.9e-39" would read back as 2^-126 under
-  // e8m0's rounding, so more digits are printed until it reads back.
+  // 2^-127 = 5.87747...e-39: "6e-39" would read back as 2^-126 under
+  // e8m0's rounding, so digits are added until it reads back.
   EXPECT_EQ(FloatBitsToString(ElementType::kF8E8M0FNU, 0), "5.877e-39");
+}
+
+TEST(LiteralTextTest, XlaFloatTextPerType) {
+  const FloatTextStyle xla = FloatTextStyle::kXla;
+  EXPECT_EQ(FloatBitsToString(ElementType::kF64,
+                              FloatToBits(ElementType::kF64, 1.0 / 3), xla),
+            "0.33333333333333331");
+  // f16 and bf16 print max_digits10 (5 and 4) digits, as XLA does.
+  EXPECT_EQ(FloatBitsToString(ElementType::kF16, 0x2e66, xla), "0.099976");
+  EXPECT_EQ(FloatBitsToString(ElementType::kBF16, 0x3dcd, xla), "0.1001");
+  EXPECT_EQ(FloatBitsToString(ElementType::kF16, 0x7bff, xla), "65504");
+  EXPECT_EQ(FloatBitsToString(ElementType::kF8E4M3FN, 0x7e, xla), "448");
+  EXPECT_EQ(FloatBitsToString(ElementType::kF8E5M2, 0x7b, xla), "5.7e+04");
+  EXPECT_EQ(FloatBitsToString(ElementType::kF8E8M0FNU, 1, xla), "1.2e-38");
+  EXPECT_EQ(FloatBitsToString(ElementType::kF8E8M0FNU, 0, xla), "5.877e-39");
 }
 
 TEST(LiteralTextTest, SpecialFloatText) {
@@ -251,7 +279,7 @@ TEST(LiteralTextTest, DeepShapesAreRefusedNotOverflowed) {
 }
 
 // Constants as XLA prints them (from compiler/text/testdata) read back and
-// print again byte for byte.
+// print again byte for byte in XLA's float style.
 TEST(LiteralTextTest, XlaConstantsRoundTripExactly) {
   using E = ElementType;
   const struct {
@@ -297,7 +325,9 @@ TEST(LiteralTextTest, XlaConstantsRoundTripExactly) {
             Shape::Scalar(E::kPred)}),
        "( ( 1.5, {1, 2} ), true )"},
   };
-  for (const auto& c : kCases) ExpectRoundTrip(c.shape, c.text);
+  for (const auto& c : kCases) {
+    ExpectRoundTrip(c.shape, c.text, FloatTextStyle::kXla);
+  }
 }
 
 // Every bit pattern of every type of at most 16 bits prints to text that
@@ -317,6 +347,28 @@ TEST(LiteralTextTest, ExhaustiveRoundTripForNarrowTypes) {
     for (int64_t i = 0; i < count; ++i) {
       ASSERT_EQ(back.GetBits(i), static_cast<uint64_t>(i))
           << "pattern " << i << " printed in " << text.substr(0, 200);
+    }
+  }
+}
+
+// The shortest style is minimal: for every finite pattern of every float
+// type of at most 16 bits, no "%.<n>g" text shorter than the printed one
+// reads back to the same bits.
+TEST(LiteralTextTest, ShortestIsMinimalForNarrowFloats) {
+  for (const ElementTypeInfo& info : AllElementTypeInfos()) {
+    if (info.kind != TypeKind::kFloat || info.bit_width > 16) continue;
+    SCOPED_TRACE(info.name);
+    for (uint64_t bits = 0; bits < (uint64_t{1} << info.bit_width); ++bits) {
+      double value = BitsToFloat(info.type, bits);
+      if (!std::isfinite(value)) continue;
+      std::string text = FloatBitsToString(info.type, bits);
+      for (int digits = 1; digits <= 17; ++digits) {
+        char shorter[64];
+        snprintf(shorter, sizeof(shorter), "%.*g", digits, value);
+        if (strlen(shorter) >= text.size()) continue;
+        ASSERT_NE(FloatToBits(info.type, strtod(shorter, nullptr)), bits)
+            << text << " could be " << shorter;
+      }
     }
   }
 }
