@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/string_view.h"
 #include "compiler/ir/opcode.h"
 
 namespace kiln {
@@ -58,6 +59,15 @@ const OpSchema& GetOpSchema(Opcode opcode);
 // frontend_attributes, backend_config, result_accuracy, statistics_viz,
 // origin, control-predecessors.
 bool IsGenericAttribute(const std::string& name);
+// Same, without building a std::string (for the parser's hot path).
+bool IsGenericAttributeName(absl::string_view name);
+
+// The spec of attribute `name` in `schema`, or nullptr if the op has no such
+// attribute. Linear in the op's attribute count (a handful).
+const AttrSpec* FindAttrSpec(const OpSchema& schema, absl::string_view name);
+
+// "kBool", "kWindow", ...: for error messages and tests.
+absl::string_view AttrKindName(AttrKind kind);
 
 }  // namespace kiln
 

@@ -1,0 +1,161 @@
+#include "compiler/ops/op_schema.h"
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "compiler/ir/opcode.h"
+#include "compiler/ops/schema_registry.h"
+#include "gtest/gtest.h"
+
+namespace kiln {
+namespace {
+
+std::vector<std::string> AttrNames(Opcode opcode) {
+  std::vector<std::string> names;
+  for (const AttrSpec& spec : GetOpSchema(opcode).attrs) {
+    names.push_back(spec.name);
+  }
+  return names;
+}
+
+TEST(OpSchemaTest, EveryOpcodeHasAWellFormedSchema) {
+  ASSERT_EQ(AllOpcodes().size(), static_cast<size_t>(kOpcodeCount));
+  for (Opcode opcode : AllOpcodes()) {
+    SCOPED_TRACE(std::string(OpcodeName(opcode)));
+    EXPECT_TRUE(ops_internal::IsRegistered(opcode));
+    const OpSchema& schema = GetOpSchema(opcode);
+    EXPECT_EQ(schema.opcode, opcode);
+    EXPECT_GE(schema.min_operands, 0);
+    if (schema.max_operands != -1) {
+      EXPECT_LE(schema.min_operands, schema.max_operands);
+    }
+    std::set<std::string> seen;
+    for (const AttrSpec& spec : schema.attrs) {
+      EXPECT_TRUE(seen.insert(spec.name).second) << "duplicate " << spec.name;
+      EXPECT_FALSE(IsGenericAttribute(spec.name)) << spec.name;
+      const bool is_enum =
+          spec.kind == AttrKind::kEnum || spec.kind == AttrKind::kEnumList;
+      EXPECT_EQ(is_enum, !spec.enum_values.empty()) << spec.name;
+    }
+  }
+}
+
+TEST(OpSchemaTest, ElementwiseArity) {
+  EXPECT_EQ(GetOpSchema(Opcode::kAbs).min_operands, 1);
+  EXPECT_EQ(GetOpSchema(Opcode::kAbs).max_operands, 1);
+  EXPECT_EQ(GetOpSchema(Opcode::kAdd).max_operands, 2);
+  EXPECT_EQ(GetOpSchema(Opcode::kSelect).min_operands, 3);
+  EXPECT_EQ(GetOpSchema(Opcode::kTuple).max_operands, -1);
+  EXPECT_TRUE(GetOpSchema(Opcode::kAdd).attrs.empty());
+}
+
+TEST(OpSchemaTest, CompareDirectionIsARequiredEnum) {
+  const OpSchema& schema = GetOpSchema(Opcode::kCompare);
+  const AttrSpec* direction = FindAttrSpec(schema, "direction");
+  ASSERT_NE(direction, nullptr);
+  EXPECT_EQ(direction->kind, AttrKind::kEnum);
+  EXPECT_TRUE(direction->required);
+  EXPECT_EQ(direction->enum_values,
+            (std::vector<std::string>{"EQ", "NE", "GE", "GT", "LE", "LT"}));
+  const AttrSpec* type = FindAttrSpec(schema, "type");
+  ASSERT_NE(type, nullptr);
+  EXPECT_FALSE(type->required);
+  EXPECT_EQ(FindAttrSpec(schema, "dimensions"), nullptr);
+}
+
+TEST(OpSchemaTest, GatherAttributesInXlaPrintingOrder) {
+  EXPECT_EQ(AttrNames(Opcode::kGather),
+            (std::vector<std::string>{
+                "offset_dims", "collapsed_slice_dims", "start_index_map",
+                "operand_batching_dims", "start_indices_batching_dims",
+                "index_vector_dim", "slice_sizes", "indices_are_sorted"}));
+}
+
+TEST(OpSchemaTest, ScatterAttributesInXlaPrintingOrder) {
+  EXPECT_EQ(AttrNames(Opcode::kScatter),
+            (std::vector<std::string>{
+                "update_window_dims", "inserted_window_dims",
+                "scatter_dims_to_operand_dims", "input_batching_dims",
+                "scatter_indices_batching_dims", "index_vector_dim",
+                "indices_are_sorted", "unique_indices", "to_apply"}));
+}
+
+TEST(OpSchemaTest, DotAndConvolution) {
+  EXPECT_EQ(
+      AttrNames(Opcode::kDot),
+      (std::vector<std::string>{"lhs_batch_dims", "lhs_contracting_dims",
+                                "rhs_batch_dims", "rhs_contracting_dims",
+                                "operand_precision", "algorithm", "sparsity"}));
+  EXPECT_EQ(AttrNames(Opcode::kConvolution),
+            (std::vector<std::string>{
+                "window", "dim_labels", "feature_group_count",
+                "batch_group_count", "operand_precision", "algorithm"}));
+  const AttrSpec* precision =
+      FindAttrSpec(GetOpSchema(Opcode::kDot), "operand_precision");
+  ASSERT_NE(precision, nullptr);
+  EXPECT_EQ(precision->kind, AttrKind::kEnumList);
+  const AttrSpec* ragged =
+      FindAttrSpec(GetOpSchema(Opcode::kRaggedDot), "lhs_ragged_dims");
+  ASSERT_NE(ragged, nullptr);
+  EXPECT_EQ(ragged->kind, AttrKind::kInt64List);
+}
+
+TEST(OpSchemaTest, CollectivesAndControlFlow) {
+  EXPECT_EQ(AttrNames(Opcode::kAllReduce),
+            (std::vector<std::string>{"channel_id", "replica_groups",
+                                      "constrain_layout",
+                                      "use_global_device_ids", "to_apply"}));
+  EXPECT_EQ(AttrNames(Opcode::kWhile),
+            (std::vector<std::string>{"condition", "body"}));
+  const AttrSpec* branches =
+      FindAttrSpec(GetOpSchema(Opcode::kConditional), "branch_computations");
+  ASSERT_NE(branches, nullptr);
+  EXPECT_EQ(branches->kind, AttrKind::kComputationList);
+  const AttrSpec* kind = FindAttrSpec(GetOpSchema(Opcode::kFusion), "kind");
+  ASSERT_NE(kind, nullptr);
+  EXPECT_EQ(kind->enum_values, (std::vector<std::string>{
+                                   "kLoop", "kInput", "kOutput", "kCustom"}));
+  EXPECT_EQ(GetOpSchema(Opcode::kRaggedAllToAll).min_operands, 6);
+}
+
+TEST(OpSchemaTest, ScanTopKAndCollectiveBroadcast) {
+  EXPECT_EQ(AttrNames(Opcode::kScan),
+            (std::vector<std::string>{"dimensions", "num_carries", "is_reverse",
+                                      "is_associative", "to_apply"}));
+  EXPECT_EQ(
+      AttrNames(Opcode::kTopK),
+      (std::vector<std::string>{"k", "largest", "is_stable", "to_apply"}));
+  EXPECT_EQ(AttrNames(Opcode::kCollectiveBroadcast),
+            (std::vector<std::string>{"channel_id", "replica_groups",
+                                      "constrain_layout", "has_dynamic_root"}));
+}
+
+TEST(OpSchemaTest, CustomCallTargetIsRequiredString) {
+  const AttrSpec* target =
+      FindAttrSpec(GetOpSchema(Opcode::kCustomCall), "custom_call_target");
+  ASSERT_NE(target, nullptr);
+  EXPECT_EQ(target->kind, AttrKind::kString);
+  EXPECT_TRUE(target->required);
+}
+
+TEST(OpSchemaTest, GenericAttributes) {
+  for (const char* name :
+       {"metadata", "sharding", "frontend_attributes", "backend_config",
+        "result_accuracy", "statistics_viz", "origin",
+        "control-predecessors"}) {
+    EXPECT_TRUE(IsGenericAttribute(name)) << name;
+    EXPECT_TRUE(IsGenericAttributeName(name)) << name;
+  }
+  EXPECT_FALSE(IsGenericAttribute("dimensions"));
+  EXPECT_FALSE(IsGenericAttributeName("to_apply"));
+  EXPECT_FALSE(IsGenericAttributeName(""));
+}
+
+TEST(OpSchemaTest, AttrKindNames) {
+  EXPECT_EQ(AttrKindName(AttrKind::kBool), "kBool");
+  EXPECT_EQ(AttrKindName(AttrKind::kComputationList), "kComputationList");
+}
+
+}  // namespace
+}  // namespace kiln

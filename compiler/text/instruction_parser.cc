@@ -1,0 +1,410 @@
+// One instruction line of HLO text:
+//   ['ROOT'] name '=' shape opcode '(' operands ')' (',' attr '=' value)*
+// Operands are "name" or "shape name"; constant() holds a literal and
+// parameter() a number. Op-specific attributes follow the op's schema; the
+// generic ones (metadata, sharding, ...) are kept verbatim.
+#include <algorithm>
+#include <array>
+#include <utility>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "compiler/ir/literal_text.h"
+#include "compiler/text/attr_text.h"
+#include "compiler/text/parser_internal.h"
+
+namespace kiln {
+namespace text_internal {
+namespace {
+
+// True if the cursor is at a shape rather than an operand name: a tuple
+// shape "(" or an element type directly followed by "[" ("f32[2]",
+// "token[]").
+bool AtShape(const Lexer& lexer) {
+  if (lexer.Peek() == '(') return true;
+  if (!Lexer::IsIdentifierStart(lexer.Peek())) return false;
+  size_t ahead = 1;
+  while (Lexer::IsIdentifierChar(lexer.PeekAt(ahead))) ++ahead;
+  return lexer.PeekAt(ahead) == '[';
+}
+
+const AttrSpec* FindSpec(const OpSchema& schema, absl::string_view name) {
+  for (const AttrSpec& spec : schema.attrs) {
+    if (spec.name == name) return &spec;
+  }
+  return nullptr;
+}
+
+// Puts the attributes in schema order so that equal instructions have
+// equal attribute maps whatever order the text used.
+void SortAttributesBySchema(const OpSchema& schema, AttributeMap* attrs) {
+  if (attrs->entries().size() < 2) return;
+  AttributeMap sorted;
+  for (const AttrSpec& spec : schema.attrs) {
+    if (AttrValue* value = attrs->Find(spec.name)) {
+      sorted.Set(spec.name, std::move(*value));
+    }
+  }
+  *attrs = std::move(sorted);
+}
+
+}  // namespace
+
+absl::StatusOr<Instruction*> HloTextParser::LookupInstruction(
+    absl::string_view name, size_t offset) {
+  auto it = instructions_.find(name);
+  if (it == instructions_.end()) {
+    return ErrorAt(offset, absl::StrCat("undefined operand '", name, "'"));
+  }
+  return it->second;
+}
+
+absl::StatusOr<Instruction*> HloTextParser::ParseInstruction(
+    Computation* computation, bool* is_root) {
+  if (lexer_.AtKeyword("ROOT")) {
+    lexer_.TryConsume("ROOT");
+    *is_root = true;
+    if (absl::Status s = Skip(); !s.ok()) return s;
+  }
+  const size_t name_offset = lexer_.pos();
+  absl::string_view name = lexer_.LexName();
+  if (name.empty()) return ErrorAt(name_offset, "expected an instruction name");
+  if (instructions_.contains(name)) {
+    return ErrorAt(name_offset,
+                   absl::StrCat("duplicate instruction name '", name, "'"));
+  }
+  if (absl::Status s = Expect('=', "after the instruction name"); !s.ok()) {
+    return s;
+  }
+  absl::StatusOr<Shape> shape = ParseShapeHere(/*fill_default_layout=*/true);
+  if (!shape.ok()) return shape.status();
+  if (absl::Status s = Skip(); !s.ok()) return s;
+  const size_t opcode_offset = lexer_.pos();
+  absl::string_view opcode_name = lexer_.LexIdentifier();
+  if (opcode_name.empty()) return ErrorAt(opcode_offset, "expected an opcode");
+  std::optional<Opcode> opcode = OpcodeFromName(opcode_name);
+  std::optional<AsyncSugar> sugar;
+  if (!opcode.has_value()) {
+    sugar = MatchAsyncSugar(opcode_name);
+    if (!sugar.has_value()) {
+      return ErrorAt(opcode_offset,
+                     absl::StrCat("unknown opcode '", opcode_name, "'"));
+    }
+    opcode = sugar->async_opcode;
+  }
+  auto instruction = std::make_unique<Instruction>(*opcode, std::move(*shape),
+                                                   std::string(name));
+  const LineColumn position = lexer_.Position(name_offset);
+  instruction->location.file = options_.filename;
+  instruction->location.line = position.line;
+  instruction->location.column = position.column;
+
+  if (absl::Status s = Expect('(', "after the opcode"); !s.ok()) return s;
+  absl::Status operands_status;
+  if (*opcode == Opcode::kConstant) {
+    operands_status = ParseConstantOperand(instruction.get());
+  } else if (*opcode == Opcode::kParameter) {
+    operands_status = ParseParameterOperand(instruction.get(), name_offset);
+  } else {
+    operands_status = ParseOperands(instruction.get());
+  }
+  if (!operands_status.ok()) return operands_status;
+
+  const OpSchema& schema = GetOpSchema(*opcode);
+  const int64_t operand_count = instruction->operand_count();
+  if (*opcode != Opcode::kConstant && *opcode != Opcode::kParameter &&
+      (operand_count < schema.min_operands ||
+       (schema.max_operands >= 0 && operand_count > schema.max_operands))) {
+    const std::string expected =
+        schema.max_operands < 0 ? absl::StrCat("at least ", schema.min_operands)
+        : schema.min_operands == schema.max_operands
+            ? absl::StrCat(schema.min_operands)
+            : absl::StrCat(schema.min_operands, " to ", schema.max_operands);
+    return ErrorAt(opcode_offset,
+                   absl::StrCat(opcode_name, " takes ", expected,
+                                " operands but has ", operand_count));
+  }
+  std::unique_ptr<Instruction> wrapped;
+  if (sugar.has_value() && *opcode == Opcode::kAsyncStart) {
+    absl::StatusOr<std::unique_ptr<Instruction>> made = MakeWrappedInstruction(
+        *instruction, sugar->wrapped_opcode, opcode_offset);
+    if (!made.ok()) return made.status();
+    wrapped = *std::move(made);
+  }
+  control_predecessors_.clear();
+  if (absl::Status s =
+          ParseAttributes(instruction.get(), schema, wrapped.get());
+      !s.ok()) {
+    return s;
+  }
+  if (wrapped != nullptr) {
+    if (absl::Status s = CheckRequiredAttributes(*wrapped, opcode_offset);
+        !s.ok()) {
+      return s;
+    }
+    SortAttributesBySchema(GetOpSchema(wrapped->opcode()),
+                           wrapped->mutable_attrs());
+    if (absl::Status s =
+            AddWrappedComputation(instruction.get(), std::move(wrapped));
+        !s.ok()) {
+      return s;
+    }
+  }
+  if (*opcode == Opcode::kAsyncUpdate || *opcode == Opcode::kAsyncDone) {
+    InferAsyncCalls(instruction.get());
+  }
+  if (absl::Status s = CheckRequiredAttributes(*instruction, opcode_offset);
+      !s.ok()) {
+    return s;
+  }
+  SortAttributesBySchema(schema, instruction->mutable_attrs());
+
+  Instruction* added = computation->AddInstruction(std::move(instruction));
+  instructions_[name] = added;
+  if (*opcode == Opcode::kParameter) {
+    parameters_seen_.emplace_back(added, name_offset);
+  }
+  for (Instruction* predecessor : control_predecessors_) {
+    if (absl::Status s = predecessor->AddControlDependencyTo(added); !s.ok()) {
+      return ErrorAt(name_offset, s.message());
+    }
+  }
+  return added;
+}
+
+absl::Status HloTextParser::CheckRequiredAttributes(
+    const Instruction& instruction, size_t offset) {
+  for (const AttrSpec& spec : GetOpSchema(instruction.opcode()).attrs) {
+    if (spec.required && !instruction.attrs().Has(spec.name)) {
+      return ErrorAt(offset,
+                     absl::StrCat("missing required attribute '", spec.name,
+                                  "' of ", OpcodeName(instruction.opcode())));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status HloTextParser::ParseOperands(Instruction* instruction) {
+  if (absl::Status s = Skip(); !s.ok()) return s;
+  if (lexer_.TryConsume(')')) return absl::OkStatus();
+  while (true) {
+    if (absl::Status s = Skip(); !s.ok()) return s;
+    if (AtShape(lexer_)) {
+      // Long form "f32[2]{0} %x": XLA ignores the written operand shape.
+      if (absl::Status s = SkipShapeHere(); !s.ok()) return s;
+      if (absl::Status s = Skip(); !s.ok()) return s;
+    }
+    const size_t offset = lexer_.pos();
+    absl::string_view name = lexer_.LexName();
+    if (name.empty()) return ErrorAt(offset, "expected an operand name");
+    absl::StatusOr<Instruction*> operand = LookupInstruction(name, offset);
+    if (!operand.ok()) return operand.status();
+    instruction->AppendOperand(*operand);
+    if (absl::Status s = Skip(); !s.ok()) return s;
+    if (lexer_.TryConsume(')')) return absl::OkStatus();
+    if (!lexer_.TryConsume(',')) {
+      return ErrorAt(lexer_.pos(),
+                     lexer_.AtEnd() ? "unterminated operand list"
+                                    : "expected ',' or ')' after an operand");
+    }
+  }
+}
+
+absl::Status HloTextParser::ParseConstantOperand(Instruction* instruction) {
+  if (absl::Status s = Skip(); !s.ok()) return s;
+  const size_t start = lexer_.pos();
+  size_t consumed = 0;
+  size_t error_offset = 0;
+  absl::StatusOr<Literal> literal =
+      ParseLiteralValue(instruction->shape(), lexer_.Rest(), &consumed,
+                        &error_offset, options_.max_literal_bytes);
+  if (!literal.ok()) {
+    return ErrorAt(start + error_offset, literal.status().message());
+  }
+  lexer_.set_pos(start + consumed);
+  instruction->set_literal(std::move(*literal));
+  return Expect(')', "to close the constant");
+}
+
+absl::Status HloTextParser::ParseParameterOperand(Instruction* instruction,
+                                                  size_t name_offset) {
+  absl::StatusOr<int64_t> number = ParseInt64("as parameter number");
+  if (!number.ok()) return number.status();
+  // A computation with n parameters needs well over 8n bytes of text, so a
+  // larger number is out of range whatever follows; refusing it here keeps
+  // the computation's parameter table from growing to the number.
+  const int64_t limit = static_cast<int64_t>(lexer_.text().size() / 8);
+  if (*number < 0 || *number > limit) {
+    return ErrorAt(name_offset,
+                   absl::StrCat("parameter number ", *number, " out of range"));
+  }
+  instruction->set_parameter_number(*number);
+  return Expect(')', "to close the parameter number");
+}
+
+absl::Status HloTextParser::ParseAttributes(Instruction* instruction,
+                                            const OpSchema& schema,
+                                            Instruction* wrapped) {
+  std::vector<absl::string_view> seen;
+  while (true) {
+    if (absl::Status s = Skip(); !s.ok()) return s;
+    if (!lexer_.TryConsume(',')) return absl::OkStatus();
+    if (absl::Status s = Skip(); !s.ok()) return s;
+    const size_t offset = lexer_.pos();
+    absl::string_view name = lexer_.LexAttributeName();
+    if (name.empty()) return ErrorAt(offset, "expected an attribute name");
+    if (std::find(seen.begin(), seen.end(), name) != seen.end()) {
+      return ErrorAt(offset, absl::StrCat("duplicate attribute '", name, "'"));
+    }
+    seen.push_back(name);
+    if (absl::Status s = Expect('=', "after the attribute name"); !s.ok()) {
+      return s;
+    }
+    if (absl::Status s = Skip(); !s.ok()) return s;
+    // In sugared async starts only async_execution_thread belongs to the
+    // async-start itself.
+    Instruction* target = instruction;
+    const AttrSpec* spec = nullptr;
+    if (wrapped != nullptr && name != "async_execution_thread") {
+      target = wrapped;
+      spec = FindSpec(GetOpSchema(wrapped->opcode()), name);
+    } else {
+      spec = FindSpec(schema, name);
+    }
+    absl::Status status;
+    if (spec != nullptr) {
+      status = ParseSchemaAttribute(target, *spec);
+    } else if (IsGenericAttributeName(name)) {
+      status = ParseGenericAttribute(instruction, name);
+    } else {
+      return ErrorAt(offset, absl::StrCat("unknown attribute '", name, "' for ",
+                                          OpcodeName(target->opcode())));
+    }
+    if (!status.ok()) return status;
+  }
+}
+
+absl::Status HloTextParser::ParseSchemaAttribute(Instruction* instruction,
+                                                 const AttrSpec& spec) {
+  if (spec.kind == AttrKind::kComputation ||
+      spec.kind == AttrKind::kComputationList) {
+    return ParseComputationAttribute(instruction, spec);
+  }
+  const size_t start = lexer_.pos();
+  size_t consumed = 0;
+  size_t error_offset = 0;
+  absl::StatusOr<AttrValue> value =
+      ParseAttrValue(spec, lexer_.Rest(), &consumed, &error_offset);
+  if (!value.ok())
+    return ErrorAt(start + error_offset, value.status().message());
+  lexer_.set_pos(start + consumed);
+  instruction->mutable_attrs()->Set(spec.name, std::move(*value));
+  return absl::OkStatus();
+}
+
+absl::Status HloTextParser::ParseComputationAttribute(Instruction* instruction,
+                                                      const AttrSpec& spec) {
+  PendingComputationAttr pending;
+  pending.instruction = instruction;
+  pending.caller = current_computation_;
+  pending.attr_name = spec.name;
+  pending.is_list = spec.kind == AttrKind::kComputationList;
+  auto parse_ref = [&]() -> absl::Status {
+    if (absl::Status s = Skip(); !s.ok()) return s;
+    const size_t offset = lexer_.pos();
+    absl::string_view name = lexer_.LexName();
+    if (name.empty()) {
+      return ErrorAt(
+          offset, absl::StrCat("expected a computation name for ", spec.name));
+    }
+    pending.refs.push_back({name, offset});
+    return absl::OkStatus();
+  };
+  if (!pending.is_list) {
+    if (absl::Status s = parse_ref(); !s.ok()) return s;
+    instruction->mutable_attrs()->Set(spec.name,
+                                      static_cast<Computation*>(nullptr));
+  } else {
+    if (absl::Status s = Expect('{', absl::StrCat("to open ", spec.name));
+        !s.ok()) {
+      return s;
+    }
+    if (absl::Status s = Skip(); !s.ok()) return s;
+    if (!lexer_.TryConsume('}')) {
+      while (true) {
+        if (absl::Status s = parse_ref(); !s.ok()) return s;
+        if (absl::Status s = Skip(); !s.ok()) return s;
+        if (lexer_.TryConsume('}')) break;
+        if (!lexer_.TryConsume(',')) {
+          return ErrorAt(lexer_.pos(),
+                         absl::StrCat("expected ',' or '}' in ", spec.name));
+        }
+      }
+    }
+    instruction->mutable_attrs()->Set(spec.name, ComputationList());
+  }
+  if (spec.name == "calls") pending_calls_[instruction] = pending_.size();
+  pending_.push_back(std::move(pending));
+  return absl::OkStatus();
+}
+
+absl::Status HloTextParser::ParseControlPredecessors(Instruction* instruction) {
+  if (absl::Status s = Expect('{', "to open control-predecessors"); !s.ok()) {
+    return s;
+  }
+  absl::flat_hash_set<const Instruction*> seen;
+  if (absl::Status s = Skip(); !s.ok()) return s;
+  if (lexer_.TryConsume('}')) return absl::OkStatus();
+  while (true) {
+    if (absl::Status s = Skip(); !s.ok()) return s;
+    const size_t offset = lexer_.pos();
+    absl::string_view name = lexer_.LexName();
+    if (name.empty()) {
+      return ErrorAt(offset,
+                     "expected an instruction name in "
+                     "control-predecessors");
+    }
+    auto it = instructions_.find(name);
+    if (it == instructions_.end()) {
+      return ErrorAt(
+          offset, absl::StrCat("undefined control predecessor '", name, "'"));
+    }
+    if (!seen.insert(it->second).second) {
+      return ErrorAt(
+          offset, absl::StrCat("duplicate control predecessor '", name, "'"));
+    }
+    control_predecessors_.push_back(it->second);
+    if (absl::Status s = Skip(); !s.ok()) return s;
+    if (lexer_.TryConsume('}')) return absl::OkStatus();
+    if (!lexer_.TryConsume(',')) {
+      return ErrorAt(lexer_.pos(),
+                     "expected ',' or '}' in "
+                     "control-predecessors");
+    }
+  }
+}
+
+absl::Status HloTextParser::ParseGenericAttribute(Instruction* instruction,
+                                                  absl::string_view name) {
+  if (name == "control-predecessors") {
+    return ParseControlPredecessors(instruction);
+  }
+  if (name == "frontend_attributes") {
+    auto value = ParseFrontendAttributes();
+    if (!value.ok()) return value.status();
+    instruction->frontend_attributes = std::move(*value);
+    return absl::OkStatus();
+  }
+  std::optional<RawText>* field = RawGenericField(instruction, name);
+  if (field == nullptr) {
+    return ErrorAt(lexer_.pos(),
+                   absl::StrCat("unknown attribute '", name, "'"));
+  }
+  absl::StatusOr<RawText> value = ParseRawValue();
+  if (!value.ok()) return value.status();
+  *field = std::move(*value);
+  return absl::OkStatus();
+}
+
+}  // namespace text_internal
+}  // namespace kiln

@@ -1,0 +1,211 @@
+#include "compiler/text/printer.h"
+
+#include <memory>
+#include <string>
+
+#include "compiler/ir/module.h"
+#include "compiler/text/parser.h"
+#include "compiler/text/text_test_util.h"
+#include "gtest/gtest.h"
+
+namespace kiln {
+namespace {
+
+std::unique_ptr<Module> ParseOk(absl::string_view text) {
+  absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(text);
+  EXPECT_TRUE(module.ok()) << module.status();
+  return module.ok() ? std::move(*module) : nullptr;
+}
+
+// XLA's own format, byte for byte: this text is its own canonical print.
+constexpr absl::string_view kCanonical =
+    R"(HloModule jit_f, is_scheduled=true, input_output_alias={ {0}: (0, {}, may-alias), {1}: (1, {}, must-alias) }, buffer_donor={ (1, {}) }, entry_computation_layout={(f32[8]{0}, s32[])->(f32[8]{0}, s32[])}, allow_spmd_sharding_propagation_to_output={true}, replica_count=2, num_partitions=4, frontend_attributes={fa="1",json={k=2}}
+
+%add (x: f32[], y: f32[]) -> f32[] {
+  %x = f32[] parameter(0)
+  %y = f32[] parameter(1)
+  ROOT %sum = f32[] add(f32[] %x, f32[] %y)
+}, execution_thread="host"
+
+ENTRY %main (p0: f32[8], p1: s32[]) -> (f32[8], s32[]) {
+  %p0 = f32[8]{0} parameter(0), sharding={replicated}
+  %p1 = s32[] parameter(1)
+  %c = f32[] constant(0)
+  %r = f32[] reduce(f32[8]{0} %p0, f32[] %c), dimensions={0}, to_apply=%add
+  %b = f32[8]{0} broadcast(f32[] %r), dimensions={}, frontend_attributes={_xla="x"}, control-predecessors={%c}, metadata={op_name="b"}, backend_config="cfg"
+  ROOT %t = (f32[8]{0}, s32[]) tuple(f32[8]{0} %b, s32[] %p1)
+}
+
+)";
+
+TEST(PrinterTest, CanonicalTextPrintsBackUnchanged) {
+  std::unique_ptr<Module> module = ParseOk(kCanonical);
+  ASSERT_NE(module, nullptr);
+  EXPECT_EQ(PrintModule(*module), kCanonical);
+}
+
+TEST(PrinterTest, CalleesBeforeCallersEntryLast) {
+  std::unique_ptr<Module> module = ParseOk(R"(HloModule m
+ENTRY e {
+  p = f32[] parameter(0)
+  ROOT c = f32[] call(p), to_apply=outer
+}
+outer {
+  q = f32[] parameter(0)
+  ROOT c2 = f32[] call(q), to_apply=inner
+}
+inner {
+  ROOT r = f32[] parameter(0)
+}
+)");
+  ASSERT_NE(module, nullptr);
+  const std::string printed = PrintModule(*module);
+  const size_t inner = printed.find("%inner (");
+  const size_t outer = printed.find("%outer (");
+  const size_t entry = printed.find("ENTRY %e (");
+  ASSERT_NE(inner, std::string::npos);
+  ASSERT_NE(outer, std::string::npos);
+  ASSERT_NE(entry, std::string::npos);
+  EXPECT_LT(inner, outer);
+  EXPECT_LT(outer, entry);
+}
+
+TEST(PrinterTest, OperandIndexComments) {
+  std::unique_ptr<Module> module = ParseOk(R"(HloModule m
+ENTRY e {
+  p = f32[] parameter(0)
+  ROOT t = (f32[], f32[], f32[], f32[], f32[], f32[], f32[], f32[], f32[], f32[], f32[]) tuple(p, p, p, p, p, p, p, p, p, p, p)
+})");
+  ASSERT_NE(module, nullptr);
+  const std::string line = PrintInstruction(*module->entry()->root());
+  EXPECT_EQ(line,
+            "%t = (f32[], f32[], f32[], f32[], f32[], f32[], f32[], f32[], "
+            "f32[], f32[], f32[]) tuple(f32[] %p, f32[] %p, f32[] %p, f32[] "
+            "%p, f32[] %p, /*index=5*/f32[] %p, f32[] %p, f32[] %p, f32[] "
+            "%p, f32[] %p, /*index=10*/f32[] %p)");
+}
+
+TEST(PrinterTest, Options) {
+  std::unique_ptr<Module> module = ParseOk(R"(HloModule m
+ENTRY e {
+  p = f32[2] parameter(0)
+  c = f32[2] constant({1, 2})
+  ROOT a = f32[2] add(p, c), metadata={op_name="a"}
+})");
+  ASSERT_NE(module, nullptr);
+  PrintOptions options;
+  options.print_operand_shapes = false;
+  options.print_metadata = false;
+  options.print_percent = false;
+  EXPECT_EQ(PrintInstruction(*module->entry()->root(), options),
+            "a = f32[2]{0} add(p, c)");
+  EXPECT_EQ(PrintInstruction(*module->entry()->root()),
+            "%a = f32[2]{0} add(f32[2]{0} %p, f32[2]{0} %c), "
+            "metadata={op_name=\"a\"}");
+  PrintOptions elide;
+  elide.elide_literals_above = 1;
+  EXPECT_EQ(PrintInstruction(*module->entry()->FindInstruction("c"), elide),
+            "%c = f32[2]{0} constant({...})");
+}
+
+TEST(PrinterTest, NoPercentAppliesToComputationReferences) {
+  std::unique_ptr<Module> module = ParseOk(R"(HloModule m
+add { x = f32[] parameter(0)
+  ROOT n = f32[] negate(x) }
+ENTRY e {
+  p = f32[] parameter(0)
+  ROOT c = f32[] call(p), to_apply=add
+})");
+  ASSERT_NE(module, nullptr);
+  PrintOptions options;
+  options.print_percent = false;
+  options.print_operand_shapes = false;
+  EXPECT_EQ(PrintInstruction(*module->entry()->root(), options),
+            "c = f32[] call(p), to_apply=add");
+  EXPECT_EQ(PrintInstruction(*module->entry()->root()),
+            "%c = f32[] call(f32[] %p), to_apply=%add");
+}
+
+TEST(PrinterTest, ComputationWithoutRootKeywordPrintsRoot) {
+  std::unique_ptr<Module> module = ParseOk(R"(HloModule m
+e {
+  p = f32[] parameter(0)
+  n = f32[] negate(p)
+})");
+  ASSERT_NE(module, nullptr);
+  EXPECT_EQ(PrintComputation(*module->entry()),
+            "%e (p: f32[]) -> f32[] {\n  %p = f32[] parameter(0)\n  ROOT %n = "
+            "f32[] negate(f32[] %p)\n}");
+}
+
+TEST(PrinterTest, FrontendAttributeEscaping) {
+  std::unique_ptr<Module> module = ParseOk(R"(HloModule m
+ENTRY e {
+  ROOT p = f32[] parameter(0), frontend_attributes={a="q\"x", b="{x"}
+})");
+  ASSERT_NE(module, nullptr);
+  const Instruction* p = module->entry()->root();
+  ASSERT_EQ(p->frontend_attributes.size(), 2u);
+  EXPECT_EQ(p->frontend_attributes[0].second, "q\"x");
+  const std::string printed = PrintModule(*module);
+  absl::StatusOr<std::unique_ptr<Module>> reparsed = ParseModule(printed);
+  ASSERT_TRUE(reparsed.ok()) << reparsed.status() << printed;
+  EXPECT_EQ(ModuleDifference(*module, **reparsed), "");
+}
+
+TEST(PrinterTest, ParametersPrintInNumberOrderInSignature) {
+  std::unique_ptr<Module> module = ParseOk(R"(HloModule m
+ENTRY e {
+  b = s32[] parameter(1)
+  a = f32[] parameter(0)
+  ROOT t = (f32[], s32[]) tuple(a, b)
+})");
+  ASSERT_NE(module, nullptr);
+  const std::string printed = PrintComputation(*module->entry());
+  EXPECT_EQ(printed.substr(0, printed.find('{')),
+            "%e (a: f32[], b: s32[]) -> (f32[], s32[]) ");
+  // Instruction order is the text order.
+  EXPECT_LT(printed.find("%b = "), printed.find("%a = "));
+}
+
+TEST(PrinterTest, AsyncChainsLeaveImpliedCallsOut) {
+  constexpr absl::string_view kText = R"(HloModule m
+
+%w (x: f32[10]) -> f32[10] {
+  %x = f32[10]{0} parameter(0)
+  ROOT %n = f32[10]{0} negate(f32[10]{0} %x)
+}, execution_thread="t"
+
+ENTRY %e (p: f32[10]) -> f32[10] {
+  %p = f32[10]{0} parameter(0)
+  %s = ((f32[10]{0}), f32[10]{0}, s32[]) async-start(f32[10]{0} %p), async_execution_thread="t", calls=%w
+  %u = ((f32[10]{0}), f32[10]{0}, s32[]) async-update(((f32[10]{0}), f32[10]{0}, s32[]) %s)
+  ROOT %d = f32[10]{0} async-done(((f32[10]{0}), f32[10]{0}, s32[]) %u)
+}
+
+)";
+  std::unique_ptr<Module> module = ParseOk(kText);
+  ASSERT_NE(module, nullptr);
+  EXPECT_TRUE(module->entry()->root()->attrs().Has("calls"));
+  EXPECT_EQ(PrintModule(*module), kText);
+}
+
+TEST(PrinterTest, StatisticsAndExtraHeaderAttributes) {
+  std::unique_ptr<Module> module = ParseOk(
+      "HloModule m, entry_computation_layout={()->f32[]}, "
+      "alias_passthrough_params=true\n"
+      "ENTRY e {\n  ROOT c = f32[] constant(1), "
+      "statistics_viz={visualizing_index=1}\n}\n");
+  ASSERT_NE(module, nullptr);
+  const std::string printed = PrintModule(*module);
+  // XLA's order: alias_passthrough_params before entry_computation_layout;
+  // statistics_viz is spelled "statistics".
+  EXPECT_EQ(printed,
+            "HloModule m, alias_passthrough_params=true, "
+            "entry_computation_layout={()->f32[]}\n\n"
+            "ENTRY %e () -> f32[] {\n  ROOT %c = f32[] constant(1), "
+            "statistics={visualizing_index=1}\n}\n\n");
+}
+
+}  // namespace
+}  // namespace kiln

@@ -1,0 +1,77 @@
+// For every module in compiler/text/testdata/*.hlo: parse -> print -> parse
+// -> print is a fixpoint and both parses give equal modules.
+#include <dirent.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "compiler/text/parser.h"
+#include "compiler/text/printer.h"
+#include "compiler/text/text_test_util.h"
+#include "gtest/gtest.h"
+
+namespace kiln {
+namespace {
+
+std::string TestdataDir() {
+  const char* srcdir = std::getenv("TEST_SRCDIR");
+  const char* workspace = std::getenv("TEST_WORKSPACE");
+  if (srcdir == nullptr) return "compiler/text/testdata";
+  return absl::StrCat(srcdir, "/", workspace == nullptr ? "kiln" : workspace,
+                      "/compiler/text/testdata");
+}
+
+std::vector<std::string> HloFiles() {
+  std::vector<std::string> files;
+  const std::string dir = TestdataDir();
+  DIR* handle = opendir(dir.c_str());
+  if (handle == nullptr) return files;
+  while (dirent* entry = readdir(handle)) {
+    const std::string name = entry->d_name;
+    if (absl::EndsWith(name, ".hlo")) files.push_back(dir + "/" + name);
+  }
+  closedir(handle);
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+TEST(RoundtripTest, CorpusIsPresent) {
+  EXPECT_FALSE(HloFiles().empty()) << "no .hlo files under " << TestdataDir();
+}
+
+TEST(RoundtripTest, PrintParseIsAFixpoint) {
+  for (const std::string& path : HloFiles()) {
+    SCOPED_TRACE(path);
+    ParseOptions options;
+    options.filename = path;
+    const std::string text = ReadFile(path);
+    absl::StatusOr<std::unique_ptr<Module>> first = ParseModule(text, options);
+    EXPECT_TRUE(first.ok()) << first.status();
+    if (!first.ok()) continue;
+    const std::string printed = PrintModule(**first);
+    options.filename = path + " (printed)";
+    absl::StatusOr<std::unique_ptr<Module>> second =
+        ParseModule(printed, options);
+    EXPECT_TRUE(second.ok()) << second.status() << "\n" << printed;
+    if (!second.ok()) continue;
+    EXPECT_EQ(PrintModule(**second), printed);
+    EXPECT_EQ(ModuleDifference(**first, **second), "");
+  }
+}
+
+}  // namespace
+}  // namespace kiln
