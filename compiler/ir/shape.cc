@@ -34,6 +34,9 @@ void AppendShape(const Shape& shape, bool print_layout, std::string* out) {
     out->push_back('(');
     for (int64_t i = 0; i < shape.tuple_size(); ++i) {
       if (i != 0) out->append(", ");
+      // Like XLA, every fifth element is numbered to help readers of long
+      // tuples.
+      if (i != 0 && i % 5 == 0) absl::StrAppend(out, "/*index=", i, "*/");
       AppendShape(shape.tuple_shape(i), print_layout, out);
     }
     out->push_back(')');

@@ -206,3 +206,15 @@ TEST(ShapeTest, SetDimension) {
 
 }  // namespace
 }  // namespace kiln
+
+namespace kiln {
+namespace {
+
+TEST(ShapeTest, LongTuplesNumberEveryFifthElementAsXlaDoes) {
+  std::vector<Shape> elements(7, Shape::Scalar(ElementType::kF32));
+  EXPECT_EQ(Shape::Tuple(elements).ToString(),
+            "(f32[], f32[], f32[], f32[], f32[], /*index=5*/f32[], f32[])");
+}
+
+}  // namespace
+}  // namespace kiln

@@ -80,85 +80,26 @@ absl::StatusOr<Instruction*> HloTextParser::ParseInstruction(
   if (!shape.ok()) return shape.status();
   if (absl::Status s = Skip(); !s.ok()) return s;
   const size_t opcode_offset = lexer_.pos();
-  absl::string_view opcode_name = lexer_.LexIdentifier();
-  if (opcode_name.empty()) return ErrorAt(opcode_offset, "expected an opcode");
-  std::optional<Opcode> opcode = OpcodeFromName(opcode_name);
   std::optional<AsyncSugar> sugar;
-  if (!opcode.has_value()) {
-    sugar = MatchAsyncSugar(opcode_name);
-    if (!sugar.has_value()) {
-      return ErrorAt(opcode_offset,
-                     absl::StrCat("unknown opcode '", opcode_name, "'"));
-    }
-    opcode = sugar->async_opcode;
-  }
+  absl::StatusOr<Opcode> opcode = ParseOpcode(&sugar);
+  if (!opcode.ok()) return opcode.status();
+
   auto instruction = std::make_unique<Instruction>(*opcode, std::move(*shape),
                                                    std::string(name));
   const LineColumn position = lexer_.Position(name_offset);
   instruction->location.file = options_.filename;
   instruction->location.line = position.line;
   instruction->location.column = position.column;
-
-  if (absl::Status s = Expect('(', "after the opcode"); !s.ok()) return s;
-  absl::Status operands_status;
-  if (*opcode == Opcode::kConstant) {
-    operands_status = ParseConstantOperand(instruction.get());
-  } else if (*opcode == Opcode::kParameter) {
-    operands_status = ParseParameterOperand(instruction.get(), name_offset);
-  } else {
-    operands_status = ParseOperands(instruction.get());
+  if (absl::Status s = ParseOperandList(instruction.get(), sugar, name_offset,
+                                        opcode_offset);
+      !s.ok()) {
+    return s;
   }
-  if (!operands_status.ok()) return operands_status;
-
-  const OpSchema& schema = GetOpSchema(*opcode);
-  const int64_t operand_count = instruction->operand_count();
-  if (*opcode != Opcode::kConstant && *opcode != Opcode::kParameter &&
-      (operand_count < schema.min_operands ||
-       (schema.max_operands >= 0 && operand_count > schema.max_operands))) {
-    const std::string expected =
-        schema.max_operands < 0 ? absl::StrCat("at least ", schema.min_operands)
-        : schema.min_operands == schema.max_operands
-            ? absl::StrCat(schema.min_operands)
-            : absl::StrCat(schema.min_operands, " to ", schema.max_operands);
-    return ErrorAt(opcode_offset,
-                   absl::StrCat(opcode_name, " takes ", expected,
-                                " operands but has ", operand_count));
-  }
-  std::unique_ptr<Instruction> wrapped;
-  if (sugar.has_value() && *opcode == Opcode::kAsyncStart) {
-    absl::StatusOr<std::unique_ptr<Instruction>> made = MakeWrappedInstruction(
-        *instruction, sugar->wrapped_opcode, opcode_offset);
-    if (!made.ok()) return made.status();
-    wrapped = *std::move(made);
-  }
-  control_predecessors_.clear();
   if (absl::Status s =
-          ParseAttributes(instruction.get(), schema, wrapped.get());
+          ParseInstructionAttributes(instruction.get(), sugar, opcode_offset);
       !s.ok()) {
     return s;
   }
-  if (wrapped != nullptr) {
-    if (absl::Status s = CheckRequiredAttributes(*wrapped, opcode_offset);
-        !s.ok()) {
-      return s;
-    }
-    SortAttributesBySchema(GetOpSchema(wrapped->opcode()),
-                           wrapped->mutable_attrs());
-    if (absl::Status s =
-            AddWrappedComputation(instruction.get(), std::move(wrapped));
-        !s.ok()) {
-      return s;
-    }
-  }
-  if (*opcode == Opcode::kAsyncUpdate || *opcode == Opcode::kAsyncDone) {
-    InferAsyncCalls(instruction.get());
-  }
-  if (absl::Status s = CheckRequiredAttributes(*instruction, opcode_offset);
-      !s.ok()) {
-    return s;
-  }
-  SortAttributesBySchema(schema, instruction->mutable_attrs());
-
   Instruction* added = computation->AddInstruction(std::move(instruction));
   instructions_[name] = added;
   if (*opcode == Opcode::kParameter) {
@@ -170,6 +111,100 @@ absl::StatusOr<Instruction*> HloTextParser::ParseInstruction(
     }
   }
   return added;
+}
+
+absl::StatusOr<Opcode> HloTextParser::ParseOpcode(
+    std::optional<AsyncSugar>* sugar) {
+  const size_t offset = lexer_.pos();
+  absl::string_view name = lexer_.LexIdentifier();
+  if (name.empty()) return ErrorAt(offset, "expected an opcode");
+  if (std::optional<Opcode> opcode = OpcodeFromName(name)) return *opcode;
+  *sugar = MatchAsyncSugar(name);
+  if (!sugar->has_value()) {
+    return ErrorAt(offset, absl::StrCat("unknown opcode '", name, "'"));
+  }
+  return (*sugar)->async_opcode;
+}
+
+absl::Status HloTextParser::CheckOperandCount(Opcode opcode, int64_t count,
+                                              size_t offset) {
+  const OpSchema& schema = GetOpSchema(opcode);
+  if (count >= schema.min_operands &&
+      (schema.max_operands < 0 || count <= schema.max_operands)) {
+    return absl::OkStatus();
+  }
+  const std::string expected =
+      schema.max_operands < 0 ? absl::StrCat("at least ", schema.min_operands)
+      : schema.min_operands == schema.max_operands
+          ? absl::StrCat(schema.min_operands)
+          : absl::StrCat(schema.min_operands, " to ", schema.max_operands);
+  return ErrorAt(offset, absl::StrCat(OpcodeName(opcode), " takes ", expected,
+                                      " operands but has ", count));
+}
+
+absl::Status HloTextParser::ParseOperandList(
+    Instruction* instruction, const std::optional<AsyncSugar>& sugar,
+    size_t name_offset, size_t opcode_offset) {
+  if (absl::Status s = Expect('(', "after the opcode"); !s.ok()) return s;
+  switch (instruction->opcode()) {
+    case Opcode::kConstant:
+      return ParseConstantOperand(instruction);
+    case Opcode::kParameter:
+      return ParseParameterOperand(instruction, name_offset);
+    default:
+      break;
+  }
+  if (absl::Status s = ParseOperands(instruction); !s.ok()) return s;
+  const int64_t count = instruction->operand_count();
+  if (absl::Status s =
+          CheckOperandCount(instruction->opcode(), count, opcode_offset);
+      !s.ok()) {
+    return s;
+  }
+  if (sugar.has_value() && instruction->opcode() == Opcode::kAsyncStart) {
+    return CheckOperandCount(sugar->wrapped_opcode, count, opcode_offset);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status HloTextParser::ParseInstructionAttributes(
+    Instruction* instruction, const std::optional<AsyncSugar>& sugar,
+    size_t opcode_offset) {
+  std::unique_ptr<Instruction> wrapped;
+  if (sugar.has_value() && instruction->opcode() == Opcode::kAsyncStart) {
+    absl::StatusOr<std::unique_ptr<Instruction>> made = MakeWrappedInstruction(
+        *instruction, sugar->wrapped_opcode, opcode_offset);
+    if (!made.ok()) return made.status();
+    wrapped = *std::move(made);
+  }
+  const OpSchema& schema = GetOpSchema(instruction->opcode());
+  control_predecessors_.clear();
+  if (absl::Status s = ParseAttributes(instruction, schema, wrapped.get());
+      !s.ok()) {
+    return s;
+  }
+  if (wrapped != nullptr) {
+    if (absl::Status s = CheckRequiredAttributes(*wrapped, opcode_offset);
+        !s.ok()) {
+      return s;
+    }
+    SortAttributesBySchema(GetOpSchema(wrapped->opcode()),
+                           wrapped->mutable_attrs());
+    if (absl::Status s = AddWrappedComputation(instruction, std::move(wrapped));
+        !s.ok()) {
+      return s;
+    }
+  }
+  if (instruction->opcode() == Opcode::kAsyncUpdate ||
+      instruction->opcode() == Opcode::kAsyncDone) {
+    InferAsyncCalls(instruction);
+  }
+  if (absl::Status s = CheckRequiredAttributes(*instruction, opcode_offset);
+      !s.ok()) {
+    return s;
+  }
+  SortAttributesBySchema(schema, instruction->mutable_attrs());
+  return absl::OkStatus();
 }
 
 absl::Status HloTextParser::CheckRequiredAttributes(

@@ -1,6 +1,7 @@
 // The attributes of the "HloModule name, ..." line.
 #include <utility>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "compiler/text/module_header_text.h"
 #include "compiler/text/parser_internal.h"
@@ -143,14 +144,58 @@ absl::Status ParseOneDonor(HloTextParser& parser,
   return absl::OkStatus();
 }
 
+constexpr absl::string_view kStackFrameSections[] = {
+    "FileNames", "FunctionNames", "FileLocations", "StackFrames"};
+
 }  // namespace
+
+absl::Status HloTextParser::ParseStackFrameTables() {
+  if (absl::Status s = Skip(); !s.ok()) return s;
+  const size_t start = lexer_.pos();
+  size_t end = start;
+  while (true) {
+    if (absl::Status s = Skip(); !s.ok()) return s;
+    const size_t section_start = lexer_.pos();
+    bool is_section = false;
+    for (absl::string_view section : kStackFrameSections) {
+      if (lexer_.AtKeyword(section)) {
+        lexer_.TryConsume(section);
+        is_section = true;
+        break;
+      }
+    }
+    if (!is_section) break;
+    if (absl::Status s = Skip(); !s.ok()) return s;
+    if (!absl::ascii_isdigit(static_cast<unsigned char>(lexer_.Peek()))) {
+      // A computation that happens to be named like a section.
+      lexer_.set_pos(section_start);
+      break;
+    }
+    // Rows: "<id> <value>", the value a quoted string or a {...} record.
+    while (absl::ascii_isdigit(static_cast<unsigned char>(lexer_.Peek()))) {
+      absl::StatusOr<int64_t> id = ParseInt64("as a table row id");
+      if (!id.ok()) return id.status();
+      absl::StatusOr<RawText> value = ParseRawValue();
+      if (!value.ok()) return value.status();
+      end = lexer_.pos();
+      if (absl::Status s = Skip(); !s.ok()) return s;
+    }
+  }
+  lexer_.set_pos(end > start ? end : start);
+  if (end > start) {
+    module_->config().extra_attributes.emplace_back(
+        std::string(kStackFrameTablesKey),
+        RawText{std::string(lexer_.text().substr(start, end - start))});
+  }
+  return absl::OkStatus();
+}
 
 absl::Status HloTextParser::ParseModuleHeader() {
   ModuleConfig& config = module_->config();
   std::vector<absl::string_view> seen;
   while (true) {
     if (absl::Status s = Skip(); !s.ok()) return s;
-    if (!lexer_.TryConsume(',')) return absl::OkStatus();
+    if (!lexer_.TryConsume(',')) return ParseStackFrameTables();
     if (absl::Status s = Skip(); !s.ok()) return s;
     const size_t offset = lexer_.pos();
     absl::string_view name = lexer_.LexAttributeName();

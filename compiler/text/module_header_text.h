@@ -9,6 +9,12 @@
 
 namespace kiln {
 
+// Key in ModuleConfig::extra_attributes of the stack-frame tables that
+// newer XLA writes between the HloModule line and the first computation
+// (FileNames, FunctionNames, FileLocations, StackFrames), kept verbatim.
+// '<' cannot start a header attribute name, so the key cannot collide.
+inline constexpr absl::string_view kStackFrameTablesKey = "<stack_frames>";
+
 absl::Span<const absl::string_view> KnownExtraModuleAttributes();
 bool IsKnownExtraModuleAttribute(absl::string_view name);
 

@@ -84,6 +84,8 @@ class HloTextParser {
 
   // --- Module header (module_header_parser.cc) ---
   absl::Status ParseModuleHeader();
+  // FileNames/FunctionNames/FileLocations/StackFrames after the header.
+  absl::Status ParseStackFrameTables();
 
   // --- One instruction line (instruction_parser.cc) ---
   // Parses "[ROOT] name = shape opcode(operands), attrs" into
@@ -107,6 +109,19 @@ class HloTextParser {
   absl::Status CheckForCallCycles();
 
   // instruction_parser.cc
+  // The opcode at the cursor; sets `*sugar` for "<op>-start" and the like.
+  absl::StatusOr<Opcode> ParseOpcode(std::optional<AsyncSugar>* sugar);
+  absl::Status CheckOperandCount(Opcode opcode, int64_t count, size_t offset);
+  // "(" operands ")" (or the literal / parameter number), counted against
+  // the schema.
+  absl::Status ParseOperandList(Instruction* instruction,
+                                const std::optional<AsyncSugar>& sugar,
+                                size_t name_offset, size_t opcode_offset);
+  // ", name=value" up to the end of the instruction, then the checks and
+  // the wrapped computation of a sugared async start.
+  absl::Status ParseInstructionAttributes(
+      Instruction* instruction, const std::optional<AsyncSugar>& sugar,
+      size_t opcode_offset);
   absl::Status ParseOperands(Instruction* instruction);
   absl::Status ParseConstantOperand(Instruction* instruction);
   absl::Status ParseParameterOperand(Instruction* instruction,

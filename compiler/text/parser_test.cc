@@ -503,6 +503,10 @@ TEST(ParserAsyncTest, SugarErrors) {
                                   "parameter(0)\n  s = ((f32[]), f32[]) "
                                   "frob-start(p)\n}"),
                        "4:24", "unknown opcode 'frob-start'"));
+  EXPECT_TRUE(HasError(ParseError("HloModule m\nENTRY e {\n  p = f32[] "
+                                  "parameter(0)\n  s = ((f32[], f32[]), "
+                                  "f32[]) negate-start(p, p)\n}"),
+                       "4:31", "negate takes 1 operands but has 2"));
 }
 
 }  // namespace
@@ -552,6 +556,51 @@ TEST(ParserRobustnessTest, PrefixesAndMutations) {
           << module.status();
     }
   }
+}
+
+}  // namespace
+}  // namespace kiln
+
+namespace kiln {
+namespace {
+
+// Deeply nested input in every position is refused with an error, never a
+// stack overflow.
+TEST(ParserRobustnessTest, DeepNestingEverywhere) {
+  const std::string open(200000, '(');
+  const std::string braces(200000, '{');
+  const std::vector<std::string> inputs = {
+      "HloModule m\nENTRY e { ROOT a = " + open + "f32[] parameter(0) }",
+      "HloModule m\nENTRY e { ROOT a = f32[] constant(" + braces + ") }",
+      "HloModule m\nENTRY e { p = f32[] parameter(0)\n ROOT a = f32[] "
+      "negate(" +
+          open + "f32[] p) }",
+      "HloModule m, frontend_attributes={a=" + braces +
+          "}\nENTRY e { ROOT "
+          "a = f32[] parameter(0) }",
+      "HloModule m\nENTRY e { ROOT a = f32[2] parameter(0), sharding=" +
+          braces + " }",
+  };
+  for (const std::string& input : inputs) {
+    absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(input);
+    EXPECT_FALSE(module.ok());
+    EXPECT_EQ(module.status().code(), absl::StatusCode::kInvalidArgument);
+  }
+}
+
+// A long chain of instructions (each using the previous) parses without
+// recursion trouble and keeps every location.
+TEST(ParserRobustnessTest, LongChain) {
+  std::string text = "HloModule m\nENTRY e {\n  i0 = f32[] parameter(0)\n";
+  constexpr int kLength = 20000;
+  for (int i = 1; i <= kLength; ++i) {
+    absl::StrAppend(&text, "  i", i, " = f32[] negate(i", i - 1, ")\n");
+  }
+  text += "}\n";
+  std::unique_ptr<Module> module = ParseOk(text);
+  ASSERT_NE(module, nullptr);
+  EXPECT_EQ(module->entry()->instruction_count(), kLength + 1);
+  EXPECT_EQ(module->entry()->root()->location.line, kLength + 3);
 }
 
 }  // namespace

@@ -17,9 +17,6 @@
 namespace kiln {
 namespace {
 
-// XLA puts "/*index=N*/" before every fifth operand.
-constexpr int64_t kOperandIndexInterval = 5;
-
 void AppendName(absl::string_view name, const PrintOptions& options,
                 std::string* out) {
   if (options.print_percent) out->push_back('%');
@@ -76,7 +73,8 @@ void AppendOperands(const Instruction& instruction, const PrintOptions& options,
   const std::vector<Instruction*>& operands = instruction.operands();
   for (size_t i = 0; i < operands.size(); ++i) {
     if (i > 0) {
-      if (i % kOperandIndexInterval == 0) {
+      const int64_t interval = options.operand_index_interval;
+      if (interval > 0 && i % interval == 0) {
         absl::StrAppend(out, ", /*index=", i, "*/");
       } else {
         out->append(", ");
@@ -180,6 +178,7 @@ void AppendInstruction(const Instruction& instruction,
     if (instruction.has_literal()) {
       LiteralPrintOptions literal_options;
       literal_options.elide_above = options.elide_literals_above;
+      literal_options.float_style = options.float_style;
       out->append(LiteralValueToString(instruction.literal(), literal_options));
     }
   } else if (instruction.opcode() == Opcode::kParameter) {
@@ -192,13 +191,14 @@ void AppendInstruction(const Instruction& instruction,
   AppendGenericAttributes(instruction, options, out);
 }
 
-void AppendComputation(const Computation& computation,
-                       const PrintOptions& options, std::string* out) {
-  AppendName(computation.name(), options, out);
+// " (p0: f32[2], p1: s32[]) -> f32[2]": parameters in number order, shapes
+// without layouts, as XLA prints a program shape.
+void AppendSignature(const Computation& computation, std::string* out) {
   out->append(" (");
   const std::vector<Instruction*>& parameters = computation.parameters();
   for (size_t i = 0; i < parameters.size(); ++i) {
     if (i > 0) out->append(", ");
+    if (parameters[i] == nullptr) continue;  // A hole the verifier reports.
     absl::StrAppend(out, parameters[i]->name(), ": ",
                     parameters[i]->shape().ToString(false));
   }
@@ -206,6 +206,12 @@ void AppendComputation(const Computation& computation,
   if (computation.root() != nullptr) {
     out->append(computation.root()->shape().ToString(false));
   }
+}
+
+void AppendComputation(const Computation& computation,
+                       const PrintOptions& options, std::string* out) {
+  AppendName(computation.name(), options, out);
+  if (options.print_computation_signatures) AppendSignature(computation, out);
   out->append(" {\n");
   ShapeTexts shapes;
   for (const Instruction* instruction : computation.instructions()) {
@@ -224,6 +230,7 @@ void AppendComputation(const Computation& computation,
 void AppendExtraAttributes(const ModuleConfig& config, bool before_layout,
                            std::string* out) {
   for (const auto& [name, value] : config.extra_attributes) {
+    if (name == kStackFrameTablesKey) continue;
     if ((name == "alias_passthrough_params") != before_layout) continue;
     absl::StrAppend(out, ", ", name, "=", value.text);
   }
@@ -278,9 +285,24 @@ void AppendModuleHeader(const Module& module, std::string* out) {
     AppendFrontendAttributes(config.frontend_attributes, out);
   }
   out->append("\n\n");
+  // XLA ends the stack frame tables with two blank lines.
+  for (const auto& [name, value] : config.extra_attributes) {
+    if (name == kStackFrameTablesKey) {
+      absl::StrAppend(out, value.text, "\n\n\n");
+    }
+  }
 }
 
 }  // namespace
+
+PrintOptions ShortParsablePrintOptions() {
+  PrintOptions options;
+  options.print_operand_shapes = false;
+  options.print_percent = false;
+  options.print_computation_signatures = false;
+  options.operand_index_interval = 0;
+  return options;
+}
 
 std::string PrintModule(const Module& module, const PrintOptions& options) {
   std::string out;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "compiler/ir/computation.h"
+#include "compiler/ir/float_convert.h"
 #include "compiler/ir/instruction.h"
 #include "compiler/ir/module.h"
 
@@ -21,7 +22,21 @@ struct PrintOptions {
   int64_t elide_literals_above = -1;
   // Print "%" before names.
   bool print_percent = true;
+  // Print "(p0: f32[2]) -> f32[2]" in computation headers, as XLA's default
+  // form does; its short-parsable form omits it.
+  bool print_computation_signatures = true;
+  // Put "/*index=N*/" before every Nth operand (XLA: 5); 0: never, as in
+  // XLA's short-parsable form.
+  int64_t operand_index_interval = 5;
+  // Float constants: shortest round-trip text (canonical), or XLA's digit
+  // counts (to compare with XLA's dumps byte for byte).
+  FloatTextStyle float_style = FloatTextStyle::kShortest;
 };
+
+// XLA's short-parsable form (what JAX's as_text(dialect='hlo') writes): no
+// '%', no operand shapes, no computation signatures, no operand index
+// comments.
+PrintOptions ShortParsablePrintOptions();
 
 std::string PrintModule(const Module& module, const PrintOptions& options = {});
 std::string PrintComputation(const Computation& computation,

@@ -90,9 +90,13 @@ std::string WithoutStackFrameTables(const std::string& text) {
 }
 
 PrintOptions OptionsLike(const std::string& xla_text) {
+  // JAX's as_text(dialect="hlo") is XLA's short-parsable form, whose ENTRY
+  // has no '%'; --xla_dump_to style dumps use XLA's default options.
+  if (!absl::StrContains(xla_text, "\nENTRY %")) {
+    return ShortParsablePrintOptions();
+  }
   PrintOptions options;
   options.print_operand_shapes = false;
-  options.print_percent = absl::StrContains(xla_text, "\nENTRY %");
   return options;
 }
 
@@ -113,8 +117,8 @@ std::string LineDifferences(const std::string& xla, const std::string& kiln,
                     "\n");
   }
   if (want.size() != got.size()) {
-    absl::StrAppend(&out, "xla has ", want.size(), " lines, kiln ",
-                    got.size(), "\n");
+    absl::StrAppend(&out, "xla has ", want.size(), " lines, kiln ", got.size(),
+                    "\n");
   }
   return out;
 }

@@ -25,8 +25,9 @@ std::string XlaText(const std::string& dump);
 // FileLocations and StackFrames sections between the HloModule line and the
 // first computation), which optimized dumps carry. Unchanged if none.
 std::string WithoutStackFrameTables(const std::string& text);
-// Print options that follow the dump's own style: '%' before names iff the
-// dump's ENTRY has one; operand shapes never (XLA's default since 2023).
+// Print options that follow the dump's style: XLA's short-parsable form if
+// the dump's ENTRY has no '%', else XLA's default form (which since 2023
+// prints operand names without their shapes).
 PrintOptions OptionsLike(const std::string& xla_text);
 // Trailing newlines trimmed to one.
 std::string TrimTrailingNewlines(const std::string& text);

@@ -62,8 +62,7 @@ TEST(XlaDumpTest, EveryDumpParsesAndReprintsToAFixpoint) {
       }
     } else if (is_known) {
       ++known_failed;
-      std::cout << "known failure " << name << ": " << status.message()
-                << "\n";
+      std::cout << "known failure " << name << ": " << status.message() << "\n";
     } else {
       ADD_FAILURE() << name << ": " << status;
     }

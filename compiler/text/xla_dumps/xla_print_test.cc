@@ -3,8 +3,8 @@
 // of dump_files.h (generator header dropped, trailing newlines, print options
 // that follow the dump's style). Dumps listed as "print" in
 // known_failures.txt may differ (their first differences are logged; a
-// listed dump that now matches is reported so its line can be deleted). Kiln's prints are also written to
-// $TEST_UNDECLARED_OUTPUTS_DIR for diffing.
+// listed dump that now matches is reported so its line can be deleted). Kiln's
+// prints are also written to $TEST_UNDECLARED_OUTPUTS_DIR for diffing.
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -30,15 +30,25 @@ void SaveKilnPrint(const std::string& name, const std::string& text) {
 }
 
 // Empty if Kiln reprints the dump exactly as XLA printed it; else why not.
+// A dump that does not parse is retried without its stack frame tables, and
+// that print is saved as "<name>.stripped.kiln" (for
+// tools/gen/classify_xla_dump_diffs.py).
 std::string PrintDifference(const std::string& path) {
+  const std::string name = BaseName(path);
   const std::string xla = XlaText(ReadDump(path));
   absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(xla);
   if (!module.ok()) {
+    const std::string stripped = WithoutStackFrameTables(xla);
+    absl::StatusOr<std::unique_ptr<Module>> retry = ParseModule(stripped);
+    if (retry.ok()) {
+      SaveKilnPrint(name + ".stripped", TrimTrailingNewlines(PrintModule(
+                                            **retry, OptionsLike(stripped))));
+    }
     return absl::StrCat("does not parse: ", module.status().message(), "\n");
   }
   const std::string kiln =
       TrimTrailingNewlines(PrintModule(**module, OptionsLike(xla)));
-  SaveKilnPrint(BaseName(path), kiln);
+  SaveKilnPrint(name, kiln);
   return LineDifferences(xla, kiln, kMaxLinesPerFile);
 }
 
@@ -60,8 +70,7 @@ TEST(XlaPrintTest, KilnPrintsWhatXlaPrinted) {
     } else if (is_known) {
       std::cout << "known difference " << name << ":\n" << difference;
     } else {
-      ADD_FAILURE() << name << " prints differently from XLA:\n"
-                    << difference;
+      ADD_FAILURE() << name << " prints differently from XLA:\n" << difference;
     }
   }
   std::cout << identical << " of " << total
