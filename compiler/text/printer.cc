@@ -269,6 +269,8 @@ void AppendModuleHeader(const Module& module, std::string* out) {
     out->append(", entry_computation_layout={(");
     for (size_t i = 0; i < layout.parameters.size(); ++i) {
       if (i > 0) out->append(", ");
+      // Numbered like tuple elements and operands, as XLA prints it.
+      if (i > 0 && i % 5 == 0) absl::StrAppend(out, "/*index=", i, "*/");
       out->append(layout.parameters[i].ToString(true));
     }
     absl::StrAppend(out, ")->", layout.result.ToString(true), "}");

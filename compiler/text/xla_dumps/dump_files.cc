@@ -92,11 +92,13 @@ std::string WithoutStackFrameTables(const std::string& text) {
 PrintOptions OptionsLike(const std::string& xla_text) {
   // JAX's as_text(dialect="hlo") is XLA's short-parsable form, whose ENTRY
   // has no '%'; --xla_dump_to style dumps use XLA's default options.
-  if (!absl::StrContains(xla_text, "\nENTRY %")) {
-    return ShortParsablePrintOptions();
-  }
   PrintOptions options;
-  options.print_operand_shapes = false;
+  if (!absl::StrContains(xla_text, "\nENTRY %")) {
+    options = ShortParsablePrintOptions();
+  } else {
+    options.print_operand_shapes = false;
+  }
+  options.float_style = FloatTextStyle::kXla;
   return options;
 }
 

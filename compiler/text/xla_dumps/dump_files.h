@@ -27,7 +27,7 @@ std::string XlaText(const std::string& dump);
 std::string WithoutStackFrameTables(const std::string& text);
 // Print options that follow the dump's style: XLA's short-parsable form if
 // the dump's ENTRY has no '%', else XLA's default form (which since 2023
-// prints operand names without their shapes).
+// prints operand names without their shapes); floats in XLA's digit counts.
 PrintOptions OptionsLike(const std::string& xla_text);
 // Trailing newlines trimmed to one.
 std::string TrimTrailingNewlines(const std::string& text);
