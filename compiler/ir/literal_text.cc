@@ -240,8 +240,8 @@ int64_t TotalBytes(const Literal& literal) {
 
 class LiteralParser {
  public:
-  LiteralParser(absl::string_view text, int64_t max_bytes)
-      : text_(text), max_bytes_(max_bytes) {}
+  LiteralParser(absl::string_view text, int64_t max_bytes, bool allow_elided)
+      : text_(text), max_bytes_(max_bytes), allow_elided_(allow_elided) {}
 
   absl::StatusOr<Literal> Parse(const Shape& shape) {
     return ParseValue(shape, 0);
@@ -315,6 +315,7 @@ class LiteralParser {
       // XLA prints a tuple constant as "{...}" unless asked for large ones.
       if (text_.substr(pos_, 5) == "{...}") {
         size_t start = pos_;
+        if (absl::Status s = CheckElisionAllowed(start); !s.ok()) return s;
         absl::StatusOr<Literal> zeros = Literal::Create(shape, max_bytes_);
         if (!zeros.ok()) error_pos_ = start;
         if (zeros.ok()) pos_ += 5;
@@ -375,6 +376,9 @@ class LiteralParser {
     if (absl::Status s = SkipBlanks(); !s.ok()) return s;
     size_t start = pos_;
     bool elided = text_.substr(pos_, 5) == "{...}";
+    if (elided) {
+      if (absl::Status s = CheckElisionAllowed(start); !s.ok()) return s;
+    }
     // Each element takes at least one character, so a text too short for
     // the shape is refused before anything is allocated.
     absl::StatusOr<int64_t> count = shape.ElementCount();
@@ -647,8 +651,20 @@ class LiteralParser {
     return value;
   }
 
+  // "{...}" marks values left out when the text was printed. They are
+  // unknown, so reading them is an error unless the caller accepts zeros.
+  absl::Status CheckElisionAllowed(size_t at) {
+    if (allow_elided_) return absl::OkStatus();
+    return Error(at,
+                 "the values of this constant were elided (\"{...}\") when "
+                 "the text was printed, so they are unknown; print the module "
+                 "with full constants, or allow elided constants (read as "
+                 "zeros) explicitly");
+  }
+
   absl::string_view text_;
   int64_t max_bytes_;
+  bool allow_elided_;
   size_t pos_ = 0;
   size_t error_pos_ = 0;
 };
@@ -659,8 +675,9 @@ absl::StatusOr<Literal> ParseLiteralValue(const Shape& shape,
                                           absl::string_view text,
                                           size_t* consumed,
                                           size_t* error_offset,
-                                          int64_t max_bytes) {
-  LiteralParser parser(text, max_bytes);
+                                          int64_t max_bytes,
+                                          bool allow_elided) {
+  LiteralParser parser(text, max_bytes, allow_elided);
   absl::StatusOr<Literal> literal = parser.Parse(shape);
   if (!literal.ok()) {
     if (error_offset != nullptr) *error_offset = parser.error_pos();

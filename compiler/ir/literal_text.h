@@ -37,7 +37,8 @@ std::string FloatBitsToString(ElementType type, uint64_t bits,
                               FloatTextStyle style = FloatTextStyle::kShortest);
 
 // Parses the value part for `shape` from the start of `text` (blanks and
-// /* comments */ are allowed between tokens; "{...}" reads as all zeros).
+// /* comments */ are allowed between tokens). "{...}" (values elided by the
+// printer) is an error unless `allow_elided`, which reads it as all zeros.
 // On success `*consumed` is the number of bytes read. On error the status
 // message is prefixed with nothing; `*error_offset` says where in `text` it
 // occurred, so callers can turn it into line:col.
@@ -46,7 +47,8 @@ absl::StatusOr<Literal> ParseLiteralValue(const Shape& shape,
                                           size_t* consumed,
                                           size_t* error_offset,
                                           int64_t max_bytes =
-                                              kDefaultMaxLiteralBytes);
+                                              kDefaultMaxLiteralBytes,
+                                          bool allow_elided = false);
 
 }  // namespace kiln
 

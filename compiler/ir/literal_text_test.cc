@@ -11,10 +11,12 @@
 namespace kiln {
 namespace {
 
-Literal Parse(const Shape& shape, absl::string_view text) {
+Literal Parse(const Shape& shape, absl::string_view text,
+              bool allow_elided = false) {
   size_t consumed = 0, error_offset = 0;
   absl::StatusOr<Literal> literal =
-      ParseLiteralValue(shape, text, &consumed, &error_offset);
+      ParseLiteralValue(shape, text, &consumed, &error_offset,
+                        kDefaultMaxLiteralBytes, allow_elided);
   EXPECT_TRUE(literal.ok())
       << text << ": " << literal.status() << " at offset " << error_offset;
   if (!literal.ok()) return Literal();
@@ -177,13 +179,16 @@ TEST(LiteralTextTest, ElidesLargeValuesWhenAsked) {
       Literal::Create(Array(ElementType::kS8, {int64_t{1} << 24}));
   ASSERT_TRUE(big.ok());
   EXPECT_EQ(LiteralValueToString(*big, {/*elide_above=*/10}), "{...}");
-  // Elided text parses back to zeros.
-  Literal zeros = Parse(Array(ElementType::kS32, {3}), "{...}");
+  // Elided values are unknown: an error unless zeros are asked for.
+  ExpectError(Array(ElementType::kS32, {3}), "{...}", 0, "elided");
+  Literal zeros = Parse(Array(ElementType::kS32, {3}), "{...}",
+                        /*allow_elided=*/true);
   EXPECT_EQ(zeros, Literal::VectorS32({0, 0, 0}));
   // XLA elides whole tuple constants the same way.
   Shape pair = Shape::Tuple(
       {Shape::Scalar(ElementType::kF32), Array(ElementType::kS32, {2})});
-  Literal tuple = Parse(pair, "{...}");
+  ExpectError(pair, " {...}", 1, "elided");
+  Literal tuple = Parse(pair, "{...}", /*allow_elided=*/true);
   EXPECT_EQ(tuple, Literal::Tuple(
                        {Literal::ScalarF32(0), Literal::VectorS32({0, 0})}));
 }
@@ -250,7 +255,12 @@ TEST(LiteralTextTest, NaNPayloads) {
 
 TEST(LiteralTextTest, RefusesHugeLiteralsBeforeAllocating) {
   Shape huge = Array(ElementType::kF32, {1000000000000000});
-  ExpectError(huge, "{...}", 0, "limit");
+  size_t consumed0, error_offset0;
+  absl::StatusOr<Literal> elided_huge =
+      ParseLiteralValue(huge, "{...}", &consumed0, &error_offset0,
+                        kDefaultMaxLiteralBytes, /*allow_elided=*/true);
+  ASSERT_FALSE(elided_huge.ok());
+  EXPECT_NE(elided_huge.status().message().find("limit"), std::string::npos);
   ExpectError(huge, "{1, 2}", 0, "too short");
   size_t consumed, error_offset;
   EXPECT_FALSE(ParseLiteralValue(Array(ElementType::kS8, {4}), "{1, 2, 3, 4}",

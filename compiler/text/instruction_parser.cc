@@ -252,7 +252,8 @@ absl::Status HloTextParser::ParseConstantOperand(Instruction* instruction) {
   size_t error_offset = 0;
   absl::StatusOr<Literal> literal =
       ParseLiteralValue(instruction->shape(), lexer_.Rest(), &consumed,
-                        &error_offset, options_.max_literal_bytes);
+                        &error_offset, options_.max_literal_bytes,
+                        options_.allow_elided_constants);
   if (!literal.ok()) {
     return ErrorAt(start + error_offset, literal.status().message());
   }

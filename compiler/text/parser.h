@@ -21,6 +21,10 @@ struct ParseOptions {
   std::string filename = "<input>";
   // Constants larger than this are refused rather than allocated.
   int64_t max_literal_bytes = kDefaultMaxLiteralBytes;
+  // Accept constants whose values were elided when printed ("{...}") and
+  // read them as zeros. Off by default: the values are unknown, and a module
+  // that silently computes with zeros is worse than an error.
+  bool allow_elided_constants = false;
   // Deepest nesting of braces/parentheses accepted (stack safety).
   int max_nesting_depth = 256;
 };

@@ -605,3 +605,20 @@ TEST(ParserRobustnessTest, LongChain) {
 
 }  // namespace
 }  // namespace kiln
+
+namespace kiln {
+namespace {
+
+TEST(ParserTest, ElidedConstantsAreAnErrorUnlessAllowed) {
+  constexpr absl::string_view kText =
+      "HloModule m\nENTRY e {\n  ROOT c = f32[3] constant({...})\n}\n";
+  EXPECT_TRUE(HasError(ParseError(kText), "3:28", "elided"));
+  ParseOptions allow;
+  allow.allow_elided_constants = true;
+  absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(kText, allow);
+  ASSERT_TRUE(module.ok()) << module.status();
+  EXPECT_EQ((*module)->entry()->root()->literal().GetDouble(2), 0.0);
+}
+
+}  // namespace
+}  // namespace kiln
