@@ -259,6 +259,18 @@ bool FloatBitsIsNaN(ElementType type, uint64_t bits) {
   }
 }
 
+bool IsOutOfRange(ElementType type, double value) {
+  if (std::isnan(value)) return false;
+  if (std::isinf(value)) return false;
+  double rounded = BitsToFloat(type, FloatToBits(type, value));
+  if (!std::isfinite(rounded)) return true;
+  const ElementTypeInfo& info = GetElementTypeInfo(type);
+  if (info.has_inf || info.has_nan) return false;
+  double max = FloatMax(type);
+  double below_max = BitsToFloat(type, FloatToBits(type, max) - 1);
+  return std::fabs(value) >= max + (max - below_max) / 2;
+}
+
 double FloatMax(ElementType type) {
   if (!IsFloatType(type)) return 0;
   return BitsToFloat(type, MaxFiniteMagnitude(FloatLayout(type)));
@@ -387,11 +399,14 @@ void AppendNaN(std::string* out, const ElementTypeInfo& info, uint64_t bits) {
 }
 
 // True if `text` reads back, through a double as parsers do, to `bits`.
+// Text the parser would refuse as out of range never counts, even where
+// the type would saturate it to max (f4, f6).
 bool ReadsBackTo(ElementType type, uint64_t bits, const char* begin,
                  const char* end) {
   double back = 0;
   absl::from_chars_result f = absl::from_chars(begin, end, back);
-  return f.ec == std::errc() && FloatToBits(type, back) == bits;
+  return f.ec == std::errc() && !IsOutOfRange(type, back) &&
+         FloatToBits(type, back) == bits;
 }
 
 // The shortest text (fewest characters; then fewest digits) among the

@@ -23,6 +23,12 @@ double FloatMinNormal(ElementType type);
 double FloatMinSubnormal(ElementType type);  // == min normal if none.
 bool FloatBitsIsNaN(ElementType type, uint64_t bits);
 
+// True if the finite `value` does not fit `type`: it rounds to inf or NaN,
+// or, for types with neither (which saturate), lies at or beyond max plus
+// half an ulp. inf and NaN themselves are never out of range. Parsers
+// refuse such values rather than change them.
+bool IsOutOfRange(ElementType type, double value);
+
 // How finite floats are spelled. Both spellings parse back to the same bits.
 enum class FloatTextStyle {
   // The fewest significant digits that read back to the same bits of the

@@ -629,7 +629,15 @@ class LiteralParser {
     if (!value.ok()) return Error(start, value.status().message());
     pos_ = end;
     bool negative = text_[start] == '-';
-    return FloatToBits(type, negative ? -*value : *value);
+    uint64_t bits = FloatToBits(type, negative ? -*value : *value);
+    // 1e400 is inf as a double: out of range too.
+    if (std::isinf(*value) || IsOutOfRange(type, *value)) {
+      return Error(start, absl::StrCat("value ", text_.substr(start, end - start),
+                                       " is out of range for ",
+                                       ElementTypeName(type), " (largest finite "
+                                       "value ", FloatMax(type), ")"));
+    }
+    return bits;
   }
 
   // Correctly rounded; overflow gives inf and underflow 0, as strtod does.

@@ -1,0 +1,26 @@
+// Input and output helpers shared by the `kiln` subcommands.
+#ifndef KILN_TOOLS_CLI_IO_H_
+#define KILN_TOOLS_CLI_IO_H_
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace kiln::cli {
+
+// Reads a whole file; "-" reads standard input.
+absl::StatusOr<std::string> ReadInput(const std::string& path);
+
+// The name to use for `path` in messages ("<stdin>" for "-").
+std::string DisplayName(const std::string& path);
+
+// Writes `text` to standard output as is.
+void WriteStdout(absl::string_view text);
+
+// Writes `message` and a newline to standard error.
+void WriteStderr(absl::string_view message);
+
+}  // namespace kiln::cli
+
+#endif  // KILN_TOOLS_CLI_IO_H_

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Runs the `kiln` binary on good and bad inputs and checks exit statuses and
+# output. Usage: kiln_cli_test.sh PATH_TO_KILN
+set -uo pipefail
+
+readonly KILN="$1"
+readonly DATA="tools/cli/testdata"
+readonly WORK="${TEST_TMPDIR:-$(mktemp -d)}"
+failures=0
+
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+
+# expect_status WANT DESCRIPTION -- COMMAND...: runs COMMAND, output captured
+# in ${WORK}/out and ${WORK}/err, and checks its exit status.
+expect_status() {
+  local want="$1" what="$2"
+  shift 3
+  "$@" >"${WORK}/out" 2>"${WORK}/err"
+  local got=$?
+  if [[ "${got}" != "${want}" ]]; then
+    fail "${what}: exit status ${got}, want ${want}; stderr:"
+    cat "${WORK}/err" >&2
+  fi
+}
+
+expect_grep() {
+  local pattern="$1" file="$2" what="$3"
+  if ! grep -Eq -- "${pattern}" "${file}"; then
+    fail "${what}: no match for '${pattern}' in:"
+    cat "${file}" >&2
+  fi
+}
+
+# Help lists every command with one line.
+expect_status 0 "kiln help" -- "${KILN}" help
+expect_grep '^  fmt +print HLO text' "${WORK}/out" "kiln help"
+expect_status 0 "kiln --help" -- "${KILN}" --help
+expect_grep '^  fmt ' "${WORK}/out" "kiln --help"
+expect_status 0 "kiln fmt --help" -- "${KILN}" fmt --help
+expect_grep '--check' "${WORK}/out" "kiln fmt --help"
+expect_status 2 "kiln with no command" -- "${KILN}"
+expect_status 2 "unknown command" -- "${KILN}" frobnicate
+expect_grep "unknown command 'frobnicate'" "${WORK}/err" "unknown command"
+
+# A good module prints in canonical form, which is a fixed point.
+expect_status 0 "fmt good.hlo" -- "${KILN}" fmt "${DATA}/good.hlo"
+cp "${WORK}/out" "${WORK}/canonical.hlo"
+expect_grep '^HloModule add_one' "${WORK}/canonical.hlo" "fmt good.hlo"
+expect_grep 'ROOT %add = f32\[4\]\{0\} add\(' "${WORK}/canonical.hlo" \
+  "fmt good.hlo"
+expect_status 0 "fmt --check canonical" -- \
+  "${KILN}" fmt --check "${WORK}/canonical.hlo"
+[[ -s "${WORK}/out" ]] && fail "fmt --check printed to stdout"
+expect_status 0 "fmt of canonical" -- "${KILN}" fmt "${WORK}/canonical.hlo"
+cmp -s "${WORK}/out" "${WORK}/canonical.hlo" ||
+  fail "fmt is not idempotent"
+
+# The hand-written file is not canonical: --check names it.
+expect_status 1 "fmt --check good.hlo" -- \
+  "${KILN}" fmt --check "${DATA}/good.hlo"
+expect_grep 'good\.hlo:[0-9]+: not in canonical form' "${WORK}/err" \
+  "fmt --check good.hlo"
+
+# Standard input.
+expect_status 0 "fmt -" -- bash -c "'${KILN}' fmt - < '${DATA}/good.hlo'"
+cmp -s "${WORK}/out" "${WORK}/canonical.hlo" || fail "fmt - differs"
+
+# A bad module: file:line:col: error: on stderr, exit 1, nothing on stdout.
+expect_status 1 "fmt bad.hlo" -- "${KILN}" fmt "${DATA}/bad.hlo"
+expect_grep '^tools/cli/testdata/bad\.hlo:5:[0-9]+: error: ' "${WORK}/err" \
+  "fmt bad.hlo"
+[[ -s "${WORK}/out" ]] && fail "fmt bad.hlo printed to stdout"
+expect_status 1 "fmt --check bad.hlo" -- \
+  "${KILN}" fmt --check "${DATA}/bad.hlo"
+expect_status 1 "fmt of a missing file" -- "${KILN}" fmt "${WORK}/nope.hlo"
+expect_grep 'nope\.hlo: error: cannot open' "${WORK}/err" "missing file"
+expect_status 2 "fmt without files" -- "${KILN}" fmt
+
+if ((failures > 0)); then
+  echo "${failures} check(s) failed" >&2
+  exit 1
+fi
+echo "all checks passed"

@@ -1,0 +1,116 @@
+// `kiln`: one binary, many subcommands (see tools/cli/). main() only handles
+// help, parses flags and dispatches through the command registry.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/reflection.h"
+#include "absl/flags/usage.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/string_view.h"
+#include "tools/cli/command.h"
+#include "tools/cli/io.h"
+
+namespace kiln::cli {
+namespace {
+
+std::string GeneralHelp() {
+  std::string help =
+      "kiln: a compiler framework and conformance suite for XLA's HLO\n"
+      "\n"
+      "usage: kiln COMMAND [FLAGS] ARGS...\n"
+      "\n"
+      "commands:\n";
+  for (const Command* command : AllCommands()) {
+    absl::StrAppendFormat(&help, "  %-10s %s\n", command->name,
+                          command->summary);
+  }
+  absl::StrAppend(&help,
+                  "  help       show this list, or `kiln help COMMAND`\n");
+  return help;
+}
+
+// The usage text of `command` followed by the flags defined in its file.
+std::string CommandHelp(const Command& command) {
+  std::string help = command.usage;
+  std::vector<std::string> flags;
+  for (const auto& [name, flag] : absl::GetAllFlags()) {
+    if (absl::EndsWith(flag->Filename(), command.source_file) ||
+        absl::EndsWith(command.source_file, flag->Filename())) {
+      flags.push_back(absl::StrFormat("  --%s (default %s)\n      %s\n", name,
+                                      flag->DefaultValue(), flag->Help()));
+    }
+  }
+  std::sort(flags.begin(), flags.end());
+  if (!flags.empty()) absl::StrAppend(&help, "\nflags:\n");
+  for (const std::string& flag : flags) absl::StrAppend(&help, flag);
+  return help;
+}
+
+bool IsHelpFlag(absl::string_view arg) {
+  return arg == "--help" || arg == "-help" || arg == "-h" ||
+         arg == "--helpfull";
+}
+
+// Handles `kiln`, `kiln help [COMMAND]`, `kiln --help` and
+// `kiln COMMAND --help` before absl sees the flags. Returns the exit status,
+// or -1 when this is not a request for help.
+int MaybeShowHelp(const std::vector<absl::string_view>& args) {
+  if (args.size() < 2) {
+    WriteStderr(GeneralHelp());
+    return kExitUsage;
+  }
+  absl::string_view first = args[1];
+  if (first == "help" || IsHelpFlag(first)) {
+    if (first == "help" && args.size() > 2) {
+      const Command* command = FindCommand(args[2]);
+      if (command == nullptr) {
+        WriteStderr(absl::StrCat("kiln: unknown command '", args[2], "'"));
+        return kExitUsage;
+      }
+      WriteStdout(CommandHelp(*command));
+      return kExitOk;
+    }
+    WriteStdout(GeneralHelp());
+    return kExitOk;
+  }
+  for (size_t i = 2; i < args.size() && args[i] != "--"; ++i) {
+    if (!IsHelpFlag(args[i])) continue;
+    if (const Command* command = FindCommand(first)) {
+      WriteStdout(CommandHelp(*command));
+      return kExitOk;
+    }
+  }
+  return -1;
+}
+
+int Main(int argc, char** argv) {
+  std::vector<absl::string_view> raw_args(argv, argv + argc);
+  if (int status = MaybeShowHelp(raw_args); status >= 0) return status;
+
+  absl::SetProgramUsageMessage("kiln COMMAND [FLAGS] ARGS... (see kiln help)");
+  std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
+  // positional[0] is the program; positional[1] the command (flags may come
+  // before it, e.g. `kiln --check fmt x.hlo`).
+  if (positional.size() < 2) {
+    WriteStderr(GeneralHelp());
+    return kExitUsage;
+  }
+  const Command* command = FindCommand(positional[1]);
+  if (command == nullptr) {
+    WriteStderr(absl::StrCat("kiln: unknown command '", positional[1],
+                             "' (run `kiln help` for the list)"));
+    return kExitUsage;
+  }
+  std::vector<std::string> args(positional.begin() + 2, positional.end());
+  return command->run(args);
+}
+
+}  // namespace
+}  // namespace kiln::cli
+
+int main(int argc, char** argv) { return kiln::cli::Main(argc, argv); }
