@@ -53,6 +53,10 @@ void Define(SchemaTable* table, Opcode opcode, int min_operands,
   table->registered[index] = true;
 }
 
+void SetShapeRule(SchemaTable* table, Opcode opcode, ShapeRule rule) {
+  table->schemas[static_cast<int>(opcode)].shape_rule = rule;
+}
+
 bool IsRegistered(Opcode opcode) {
   return Table().registered[static_cast<int>(opcode)];
 }

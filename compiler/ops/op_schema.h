@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "compiler/ir/opcode.h"
 
@@ -44,11 +45,21 @@ struct AttrSpec {
   std::vector<std::string> enum_values;  // kEnum/kEnumList spellings
 };
 
+class Instruction;
+class Shape;
+enum class ShapeForm;
+
+// An op's shape rule (shape_inference.h): the result shape, or an error
+// naming the rule that `instruction` breaks. Set by the op's family file.
+using ShapeRule = absl::StatusOr<Shape> (*)(const Instruction& instruction,
+                                            ShapeForm form);
+
 struct OpSchema {
   Opcode opcode;
   int min_operands = 0;
   int max_operands = 0;  // -1: variadic
   std::vector<AttrSpec> attrs;  // in XLA's printing order
+  ShapeRule shape_rule = nullptr;
 };
 
 // The schema of `opcode`; every opcode has one.

@@ -27,6 +27,10 @@ struct SchemaTable {
 void Define(SchemaTable* table, Opcode opcode, int min_operands,
             int max_operands, std::vector<AttrSpec> attrs = {});
 
+// Gives `opcode` its shape rule (shape_inference.h). Family files call it
+// from their Register*Schemas function, after Define.
+void SetShapeRule(SchemaTable* table, Opcode opcode, ShapeRule rule);
+
 // True once `opcode` has been given a schema by some family file.
 bool IsRegistered(Opcode opcode);
 
