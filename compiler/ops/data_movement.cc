@@ -1,5 +1,6 @@
 // Ops that move or reinterpret data without arithmetic: shapes, tuples,
 // constants, parameters, copies, and the dynamic-shape helpers.
+#include "compiler/ops/data_movement_shapes.h"
 #include "compiler/ops/schema_registry.h"
 
 namespace kiln {
@@ -38,6 +39,7 @@ void RegisterDataMovementSchemas(SchemaTable* table) {
          {Required("dimensions", AttrKind::kInt64List)});
   Define(table, Opcode::kSetDimensionSize, 2, 2,
          {Required("dimensions", AttrKind::kInt64List)});
+  SetDataMovementShapeRules(table);
 }
 
 }  // namespace ops_internal

@@ -1,5 +1,6 @@
 // Elementwise ops: unary and binary arithmetic, comparison, selection,
 // conversion, map.
+#include "compiler/ops/elementwise_shapes.h"
 #include "compiler/ops/schema_registry.h"
 
 namespace kiln {
@@ -63,27 +64,38 @@ constexpr Opcode kBinaryOps[] = {
     Opcode::kShiftRightLogical,
     Opcode::kSubtract,
     Opcode::kXor,
-    Opcode::kStochasticConvert,
 };
+
+// Client-form implicit broadcasting (broadcasting.md): the n-ary
+// elementwise ops accept broadcast_dimensions={...}, printed after their
+// own attributes. Strict HLO rejects it in shape inference.
+AttrSpec BroadcastDimensionsAttr() {
+  return Optional("broadcast_dimensions", AttrKind::kInt64List);
+}
 
 }  // namespace
 
 void RegisterElementwiseSchemas(SchemaTable* table) {
   for (Opcode opcode : kUnaryOps) Define(table, opcode, 1, 1);
-  for (Opcode opcode : kBinaryOps) Define(table, opcode, 2, 2);
-  Define(table, Opcode::kSelect, 3, 3);
-  Define(table, Opcode::kClamp, 3, 3);
+  for (Opcode opcode : kBinaryOps) {
+    Define(table, opcode, 2, 2, {BroadcastDimensionsAttr()});
+  }
+  Define(table, Opcode::kStochasticConvert, 2, 2);
+  Define(table, Opcode::kSelect, 3, 3, {BroadcastDimensionsAttr()});
+  Define(table, Opcode::kClamp, 3, 3, {BroadcastDimensionsAttr()});
   // `type` is printed only when it differs from the element type's default.
   Define(table, Opcode::kCompare, 2, 2,
          {Enum("direction", {"EQ", "NE", "GE", "GT", "LE", "LT"},
                /*required=*/true),
-          Enum("type", {"FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED"})});
+          Enum("type", {"FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED"}),
+          BroadcastDimensionsAttr()});
   Define(table, Opcode::kReducePrecision, 1, 1,
          {Required("exponent_bits", AttrKind::kInt64),
           Required("mantissa_bits", AttrKind::kInt64)});
   Define(table, Opcode::kMap, 1, kVariadic,
          {Optional("dimensions", AttrKind::kInt64List),
           Required("to_apply", AttrKind::kComputation)});
+  SetElementwiseShapeRules(table);
 }
 
 }  // namespace ops_internal

@@ -47,7 +47,10 @@ TEST(OpSchemaTest, ElementwiseArity) {
   EXPECT_EQ(GetOpSchema(Opcode::kAdd).max_operands, 2);
   EXPECT_EQ(GetOpSchema(Opcode::kSelect).min_operands, 3);
   EXPECT_EQ(GetOpSchema(Opcode::kTuple).max_operands, -1);
-  EXPECT_TRUE(GetOpSchema(Opcode::kAdd).attrs.empty());
+  // Only client-form broadcasting's broadcast_dimensions (broadcasting.md).
+  ASSERT_EQ(GetOpSchema(Opcode::kAdd).attrs.size(), 1);
+  EXPECT_EQ(GetOpSchema(Opcode::kAdd).attrs[0].name, "broadcast_dimensions");
+  EXPECT_FALSE(GetOpSchema(Opcode::kAdd).attrs[0].required);
 }
 
 TEST(OpSchemaTest, CompareDirectionIsARequiredEnum) {
