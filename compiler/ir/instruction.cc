@@ -44,7 +44,13 @@ void Instruction::RemoveUser(Instruction* user) { EraseOne(&users_, user); }
 void Instruction::AppendOperand(Instruction* operand) {
   // Checking our own (short) operand list keeps the users list deduplicated
   // without scanning the operand's possibly long users list.
-  if (!Contains(operands_, operand)) operand->users_.push_back(this);
+  // Most instructions have one or two operands and users; starting at two
+  // saves a reallocation for the common binary case.
+  if (operands_.empty()) operands_.reserve(2);
+  if (!Contains(operands_, operand)) {
+    if (operand->users_.empty()) operand->users_.reserve(2);
+    operand->users_.push_back(this);
+  }
   operands_.push_back(operand);
 }
 

@@ -103,7 +103,10 @@ class Instruction {
   std::optional<RawText> result_accuracy;
   std::optional<RawText> statistics_viz;
   std::optional<RawText> origin;
-  // frontend_attributes={key="value",...}, kept in the written order.
+  // frontend_attributes={key="value",...}, kept in the written order. The
+  // parser keeps each value as written ("\"v\"" with its quotes and escapes,
+  // or a "{...}" group); the printer writes such values back verbatim and
+  // quotes and escapes any other value.
   std::vector<std::pair<std::string, std::string>> frontend_attributes;
   // execution_thread="..." on async instructions lives in attrs().
 

@@ -64,5 +64,27 @@ const std::optional<RawText>* RawGenericField(const Instruction& instruction,
   return raw == nullptr ? nullptr : &(instruction.*(raw->field));
 }
 
+namespace {
+
+absl::string_view DefaultComparisonType(ElementType type) {
+  if (IsFloatType(type) || IsComplexType(type)) return "FLOAT";
+  if (IsSignedIntType(type)) return "SIGNED";
+  return "UNSIGNED";  // pred and unsigned integers.
+}
+
+}  // namespace
+
+bool IsDefaultComparisonType(const Instruction& instruction,
+                             absl::string_view name, const AttrValue& value) {
+  if (instruction.opcode() != Opcode::kCompare || name != "type" ||
+      instruction.operand_count() == 0) {
+    return false;
+  }
+  const auto* type = std::get_if<EnumValue>(&value);
+  return type != nullptr &&
+         type->spelling == DefaultComparisonType(
+                               instruction.operand(0)->shape().element_type());
+}
+
 }  // namespace text_internal
 }  // namespace kiln

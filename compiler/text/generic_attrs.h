@@ -26,6 +26,14 @@ std::optional<RawText>* RawGenericField(Instruction* instruction,
 const std::optional<RawText>* RawGenericField(const Instruction& instruction,
                                               absl::string_view name);
 
+// True if `name`=`value` on `instruction` is a compare's type= equal to
+// XLA's Comparison::DefaultComparisonType for the operands' element type
+// (FLOAT for floating-point and complex, SIGNED for signed integers,
+// UNSIGNED for pred and unsigned integers). XLA leaves such a type out of
+// its text, and Kiln neither stores nor prints it.
+bool IsDefaultComparisonType(const Instruction& instruction,
+                             absl::string_view name, const AttrValue& value);
+
 }  // namespace text_internal
 }  // namespace kiln
 

@@ -8,9 +8,11 @@
 #include <utility>
 
 #include "absl/container/flat_hash_set.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "compiler/ir/literal_text.h"
 #include "compiler/text/attr_text.h"
+#include "compiler/text/generic_attrs.h"
 #include "compiler/text/parser_internal.h"
 
 namespace kiln {
@@ -35,10 +37,25 @@ const AttrSpec* FindSpec(const OpSchema& schema, absl::string_view name) {
   return nullptr;
 }
 
+// True if the attributes already follow the schema order (the common case:
+// XLA prints them that way), so sorting can be skipped without copying.
+bool InSchemaOrder(const OpSchema& schema, const AttributeMap& attrs) {
+  size_t spec_index = 0;
+  for (const auto& entry : attrs.entries()) {
+    while (spec_index < schema.attrs.size() &&
+           schema.attrs[spec_index].name != entry.first) {
+      ++spec_index;
+    }
+    if (spec_index == schema.attrs.size()) return false;
+    ++spec_index;
+  }
+  return true;
+}
+
 // Puts the attributes in schema order so that equal instructions have
 // equal attribute maps whatever order the text used.
 void SortAttributesBySchema(const OpSchema& schema, AttributeMap* attrs) {
-  if (attrs->entries().size() < 2) return;
+  if (attrs->entries().size() < 2 || InSchemaOrder(schema, *attrs)) return;
   AttributeMap sorted;
   for (const AttrSpec& spec : schema.attrs) {
     if (AttrValue* value = attrs->Find(spec.name)) {
@@ -53,7 +70,7 @@ void SortAttributesBySchema(const OpSchema& schema, AttributeMap* attrs) {
 absl::StatusOr<Instruction*> HloTextParser::LookupInstruction(
     absl::string_view name, size_t offset) {
   auto it = instructions_.find(name);
-  if (it == instructions_.end()) {
+  if (it == instructions_.end() || it->second == nullptr) {
     return ErrorAt(offset, absl::StrCat("undefined operand '", name, "'"));
   }
   return it->second;
@@ -69,14 +86,19 @@ absl::StatusOr<Instruction*> HloTextParser::ParseInstruction(
   const size_t name_offset = lexer_.pos();
   absl::string_view name = lexer_.LexName();
   if (name.empty()) return ErrorAt(name_offset, "expected an instruction name");
-  if (instructions_.contains(name)) {
+  // Reserved now (one hash lookup for both the duplicate check and the
+  // definition); set once the instruction exists. Until then a use of the
+  // name reads as undefined.
+  auto [slot, inserted] = instructions_.try_emplace(name, nullptr);
+  if (!inserted) {
     return ErrorAt(name_offset,
                    absl::StrCat("duplicate instruction name '", name, "'"));
   }
   if (absl::Status s = Expect('=', "after the instruction name"); !s.ok()) {
     return s;
   }
-  absl::StatusOr<Shape> shape = ParseShapeHere(/*fill_default_layout=*/true);
+  // Used straight from the cache: one copy, into the instruction.
+  absl::StatusOr<const Shape*> shape = ParseShapeCached();
   if (!shape.ok()) return shape.status();
   if (absl::Status s = Skip(); !s.ok()) return s;
   const size_t opcode_offset = lexer_.pos();
@@ -84,8 +106,9 @@ absl::StatusOr<Instruction*> HloTextParser::ParseInstruction(
   absl::StatusOr<Opcode> opcode = ParseOpcode(&sugar);
   if (!opcode.ok()) return opcode.status();
 
-  auto instruction = std::make_unique<Instruction>(*opcode, std::move(*shape),
-                                                   std::string(name));
+  auto instruction =
+      std::make_unique<Instruction>(*opcode, **shape, std::string(name));
+  instruction->mutable_shape()->SetDefaultLayoutIfMissing();
   const LineColumn position = lexer_.Position(name_offset);
   instruction->location.file = options_.filename;
   instruction->location.line = position.line;
@@ -101,7 +124,7 @@ absl::StatusOr<Instruction*> HloTextParser::ParseInstruction(
     return s;
   }
   Instruction* added = computation->AddInstruction(std::move(instruction));
-  instructions_[name] = added;
+  slot->second = added;  // Nothing inserts into instructions_ meanwhile.
   if (*opcode == Opcode::kParameter) {
     parameters_seen_.emplace_back(added, name_offset);
   }
@@ -250,10 +273,9 @@ absl::Status HloTextParser::ParseConstantOperand(Instruction* instruction) {
   const size_t start = lexer_.pos();
   size_t consumed = 0;
   size_t error_offset = 0;
-  absl::StatusOr<Literal> literal =
-      ParseLiteralValue(instruction->shape(), lexer_.Rest(), &consumed,
-                        &error_offset, options_.max_literal_bytes,
-                        options_.allow_elided_constants);
+  absl::StatusOr<Literal> literal = ParseLiteralValue(
+      instruction->shape(), lexer_.Rest(), &consumed, &error_offset,
+      options_.max_literal_bytes, options_.allow_elided_constants);
   if (!literal.ok()) {
     return ErrorAt(start + error_offset, literal.status().message());
   }
@@ -281,7 +303,7 @@ absl::Status HloTextParser::ParseParameterOperand(Instruction* instruction,
 absl::Status HloTextParser::ParseAttributes(Instruction* instruction,
                                             const OpSchema& schema,
                                             Instruction* wrapped) {
-  std::vector<absl::string_view> seen;
+  absl::InlinedVector<absl::string_view, 8> seen;
   while (true) {
     if (absl::Status s = Skip(); !s.ok()) return s;
     if (!lexer_.TryConsume(',')) return absl::OkStatus();
@@ -334,6 +356,9 @@ absl::Status HloTextParser::ParseSchemaAttribute(Instruction* instruction,
   if (!value.ok())
     return ErrorAt(start + error_offset, value.status().message());
   lexer_.set_pos(start + consumed);
+  if (IsDefaultComparisonType(*instruction, spec.name, *value)) {
+    return absl::OkStatus();  // Implied, as in XLA; see generic_attrs.h.
+  }
   instruction->mutable_attrs()->Set(spec.name, std::move(*value));
   return absl::OkStatus();
 }
@@ -401,7 +426,7 @@ absl::Status HloTextParser::ParseControlPredecessors(Instruction* instruction) {
                      "control-predecessors");
     }
     auto it = instructions_.find(name);
-    if (it == instructions_.end()) {
+    if (it == instructions_.end() || it->second == nullptr) {
       return ErrorAt(
           offset, absl::StrCat("undefined control predecessor '", name, "'"));
     }

@@ -8,21 +8,12 @@
 
 namespace kiln {
 
-bool Lexer::IsIdentifierStart(char c) {
-  return absl::ascii_isalpha(static_cast<unsigned char>(c)) || c == '_';
-}
-
-bool Lexer::IsIdentifierChar(char c) {
-  return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '_' ||
-         c == '.' || c == '-';
-}
-
 absl::Status Lexer::ErrorAt(size_t offset, absl::string_view message) {
   error_offset_ = offset;
   return absl::InvalidArgumentError(message);
 }
 
-absl::Status Lexer::SkipTrivia() {
+absl::Status Lexer::SkipTriviaSlow() {
   const size_t size = text_.size();
   while (pos_ < size) {
     const char c = text_[pos_];

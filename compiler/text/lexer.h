@@ -5,6 +5,7 @@
 #ifndef KILN_COMPILER_TEXT_LEXER_H_
 #define KILN_COMPILER_TEXT_LEXER_H_
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -20,6 +21,36 @@ struct LineColumn {
   int line = 1;
   int column = 1;
 };
+
+namespace lexer_internal {
+
+// Bits of the character class table below.
+inline constexpr uint8_t kIdentifierStart = 1;  // [A-Za-z_]
+inline constexpr uint8_t kIdentifierChar = 2;   // [A-Za-z0-9_.-]
+inline constexpr uint8_t kTriviaStart = 4;      // whitespace or '/'
+
+constexpr std::array<uint8_t, 256> MakeCharClasses() {
+  std::array<uint8_t, 256> classes{};
+  for (int c = 0; c < 256; ++c) {
+    const bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    const bool digit = c >= '0' && c <= '9';
+    if (alpha || c == '_') classes[c] |= kIdentifierStart;
+    if (alpha || digit || c == '_' || c == '.' || c == '-') {
+      classes[c] |= kIdentifierChar;
+    }
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
+        c == '\v' || c == '/') {
+      classes[c] |= kTriviaStart;
+    }
+  }
+  return classes;
+}
+
+// Character classes, indexed by unsigned char: table lookups keep the
+// per-character loops of the lexer branch-light.
+inline constexpr std::array<uint8_t, 256> kCharClasses = MakeCharClasses();
+
+}  // namespace lexer_internal
 
 class Lexer {
  public:
@@ -37,7 +68,17 @@ class Lexer {
 
   // Skips whitespace, "// ..." line comments and "/* ... */" block
   // comments. An unterminated block comment is an error at its start.
-  absl::Status SkipTrivia();
+  // Inline fast path: the parser calls this before most tokens, and most of
+  // the time the cursor is already at one.
+  absl::Status SkipTrivia() {
+    if (AtEnd() || !MayStartTrivia(text_[pos_])) return absl::OkStatus();
+    // A single space between tokens is the next most common case.
+    if (text_[pos_] == ' ' && !MayStartTrivia(PeekAt(1))) {
+      ++pos_;
+      return absl::OkStatus();
+    }
+    return SkipTriviaSlow();
+  }
 
   // Current character, or '\0' at the end.
   char Peek() const { return pos_ < text_.size() ? text_[pos_] : '\0'; }
@@ -72,10 +113,25 @@ class Lexer {
   // move forward, as the parser's do; any offset is accepted.
   LineColumn Position(size_t offset);
 
-  static bool IsIdentifierStart(char c);
-  static bool IsIdentifierChar(char c);
+  static bool IsIdentifierStart(char c) {
+    return CharClasses()[static_cast<unsigned char>(c)] &
+           lexer_internal::kIdentifierStart;
+  }
+  static bool IsIdentifierChar(char c) {
+    return CharClasses()[static_cast<unsigned char>(c)] &
+           lexer_internal::kIdentifierChar;
+  }
 
  private:
+  static const uint8_t* CharClasses() {
+    return lexer_internal::kCharClasses.data();
+  }
+  static bool MayStartTrivia(char c) {
+    return CharClasses()[static_cast<unsigned char>(c)] &
+           lexer_internal::kTriviaStart;
+  }
+  absl::Status SkipTriviaSlow();
+
   absl::Status ErrorAt(size_t offset, absl::string_view message);
   // Scans a string starting at `start` (a '"'); returns the offset just
   // past the closing quote, or npos when unterminated.

@@ -10,6 +10,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/escaping.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "compiler/text/parser_internal.h"
 #include "compiler/text/shape_text.h"
@@ -30,12 +31,6 @@ absl::Status HloTextParser::ErrorAt(size_t offset, absl::string_view message) {
 
 absl::Status HloTextParser::LexerError(const absl::Status& status) {
   return ErrorAt(lexer_.error_offset(), status.message());
-}
-
-absl::Status HloTextParser::Skip() {
-  absl::Status status = lexer_.SkipTrivia();
-  if (!status.ok()) return LexerError(status);
-  return absl::OkStatus();
 }
 
 absl::Status HloTextParser::Expect(char c, absl::string_view context) {
@@ -87,18 +82,33 @@ size_t ShapeExtent(absl::string_view text) {
   return 0;
 }
 
+// True if `text` starts with the whole shape text `shape` (a ShapeExtent
+// result), i.e. ShapeExtent(text) would be shape.size(): an array shape
+// without a layout must not be followed by one.
+bool StartsWithShapeText(absl::string_view text, absl::string_view shape) {
+  if (!absl::StartsWith(text, shape)) return false;
+  return shape.back() != ']' || text.size() == shape.size() ||
+         text[shape.size()] != '{';
+}
+
 }  // namespace
 
 absl::StatusOr<const Shape*> HloTextParser::ParseShapeCached() {
   if (absl::Status s = Skip(); !s.ok()) return s;
   const size_t start = lexer_.pos();
   const absl::string_view rest = lexer_.Rest();
+  if (last_shape_ != nullptr && StartsWithShapeText(rest, last_shape_text_)) {
+    lexer_.set_pos(start + last_shape_text_.size());
+    return last_shape_;
+  }
   const size_t extent = ShapeExtent(rest);
   if (extent > 0) {
     auto it = shape_cache_.find(rest.substr(0, extent));
     if (it != shape_cache_.end()) {
       lexer_.set_pos(start + extent);
-      return &it->second;
+      last_shape_text_ = it->first;
+      last_shape_ = &it->second;
+      return last_shape_;
     }
   }
   size_t consumed = 0;
@@ -116,7 +126,9 @@ absl::StatusOr<const Shape*> HloTextParser::ParseShapeCached() {
   }
   auto inserted =
       shape_cache_.emplace(rest.substr(0, extent), *std::move(shape));
-  return &inserted.first->second;
+  last_shape_text_ = inserted.first->first;
+  last_shape_ = &inserted.first->second;
+  return last_shape_;
 }
 
 absl::StatusOr<Shape> HloTextParser::ParseShapeHere(bool fill_default_layout) {
@@ -174,17 +186,14 @@ HloTextParser::ParseFrontendAttributes() {
       return s;
     }
     if (absl::Status s = Skip(); !s.ok()) return s;
-    std::string value;
-    if (lexer_.Peek() == '{') {
-      absl::StatusOr<RawText> raw = ParseRawValue();
-      if (!raw.ok()) return raw.status();
-      value = std::move(raw->text);
-    } else {
-      absl::StatusOr<std::string> unescaped = ParseUnescapedString();
-      if (!unescaped.ok()) return unescaped.status();
-      value = std::move(*unescaped);
-    }
-    result.emplace_back(std::string(key), std::move(value));
+    // Values are kept exactly as written, a quoted string with its quotes
+    // and escapes or a {...} group, so that they print back byte for byte
+    // (XLA prints the stored text without re-escaping it).
+    absl::StatusOr<absl::string_view> value =
+        lexer_.Peek() == '{' ? lexer_.LexRawValue(options_.max_nesting_depth)
+                             : lexer_.LexQuotedString();
+    if (!value.ok()) return LexerError(value.status());
+    result.emplace_back(std::string(key), std::string(*value));
     if (absl::Status s = Skip(); !s.ok()) return s;
     if (lexer_.TryConsume('}')) return result;
     if (!lexer_.TryConsume(',')) {
@@ -221,6 +230,37 @@ absl::StatusOr<std::vector<int64_t>> HloTextParser::ParseShapeIndex() {
   }
 }
 
+namespace {
+
+// A copy of `shape` with XLA's default layouts everywhere.
+Shape WithDefaultLayout(const Shape& shape) {
+  Shape result = shape;
+  result.clear_layout();
+  result.SetDefaultLayoutIfMissing();
+  return result;
+}
+
+// Like XLA, a header without entry_computation_layout gets one from the
+// entry's parameters and root with default layouts (XLA always prints it).
+// Left unset while the entry is incomplete (a missing parameter number or
+// root), which the verifier reports.
+void FillMissingEntryComputationLayout(Module* module) {
+  const Computation* entry = module->entry();
+  if (module->config().entry_computation_layout.has_value() ||
+      entry == nullptr || entry->root() == nullptr) {
+    return;
+  }
+  ComputationLayout layout;
+  for (const Instruction* parameter : entry->parameters()) {
+    if (parameter == nullptr) return;
+    layout.parameters.push_back(WithDefaultLayout(parameter->shape()));
+  }
+  layout.result = WithDefaultLayout(entry->root()->shape());
+  module->config().entry_computation_layout = std::move(layout);
+}
+
+}  // namespace
+
 absl::StatusOr<std::unique_ptr<Module>> HloTextParser::Run() {
   if (absl::Status s = Skip(); !s.ok()) return s;
   if (!lexer_.AtKeyword("HloModule")) {
@@ -248,6 +288,7 @@ absl::StatusOr<std::unique_ptr<Module>> HloTextParser::Run() {
   }
   if (absl::Status s = ResolveComputationRefs(); !s.ok()) return s;
   if (absl::Status s = CheckForCallCycles(); !s.ok()) return s;
+  FillMissingEntryComputationLayout(module_.get());
   return std::move(module_);
 }
 

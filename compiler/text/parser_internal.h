@@ -62,7 +62,11 @@ class HloTextParser {
   // Turns a lexer failure into a positioned error.
   absl::Status LexerError(const absl::Status& status);
   // Skips trivia; errors (unterminated comments) are positioned.
-  absl::Status Skip();
+  absl::Status Skip() {
+    absl::Status status = lexer_.SkipTrivia();
+    if (!status.ok()) return LexerError(status);
+    return status;
+  }
   // Skips trivia then requires `c`; `context` says what was being read.
   absl::Status Expect(char c, absl::string_view context);
   // A shape at the cursor (after trivia). Array shapes without a layout get
@@ -157,6 +161,12 @@ class HloTextParser {
   // once. Keys are slices of the input.
   absl::StatusOr<const Shape*> ParseShapeCached();
   absl::flat_hash_map<absl::string_view, Shape> shape_cache_;
+  // The last shape text found in shape_cache_ and its entry: operands and
+  // results in a row usually share a shape, and checking this first skips
+  // the extent scan and the hash. Cleared when the cache grows (entries
+  // move on rehash).
+  absl::string_view last_shape_text_;
+  const Shape* last_shape_ = nullptr;
   Shape uncached_shape_;
 
   // Module-wide: computation names as written -> computation.

@@ -156,8 +156,9 @@ ENTRY e (p0: f32[2], p1: s32[]) -> (f32[2], s32[]) {
   EXPECT_EQ(config.buffer_donor[1].parameter_index,
             (std::vector<int64_t>{2, 3}));
   ASSERT_EQ(config.frontend_attributes.size(), 2u);
+  // Frontend attribute values are kept as written, quotes included.
   EXPECT_EQ(config.frontend_attributes[0],
-            std::make_pair(std::string("a"), std::string("x")));
+            std::make_pair(std::string("a"), std::string("\"x\"")));
   EXPECT_EQ(config.frontend_attributes[1].second, "{c=1}");
   ASSERT_EQ(config.extra_attributes.size(), 1u);
   EXPECT_EQ(config.extra_attributes[0].first,
@@ -256,7 +257,7 @@ ENTRY e {
   EXPECT_EQ(c->origin->text, "{{\"c\"}}");
   ASSERT_EQ(c->frontend_attributes.size(), 1u);
   EXPECT_EQ(c->frontend_attributes[0].first, "_xla_stream");
-  EXPECT_EQ(c->frontend_attributes[0].second, "1");
+  EXPECT_EQ(c->frontend_attributes[0].second, "\"1\"");
   EXPECT_EQ(c->control_predecessors().size(), 2u);
 }
 

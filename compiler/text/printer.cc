@@ -23,13 +23,19 @@ void AppendName(absl::string_view name, const PrintOptions& options,
   out->append(name.data(), name.size());
 }
 
-// A frontend attribute value that is itself a {...} dictionary prints bare,
-// as XLA does; anything else is a quoted, escaped string.
-bool IsBracedValue(absl::string_view value) {
-  if (value.empty() || value.front() != '{') return false;
+// True if `value` is one complete token as the parser keeps frontend
+// attribute values: a "..." string (quotes and escapes as written) or a
+// {...} group. Such values print verbatim, as XLA prints them; any other
+// value (e.g. one set by code) is quoted and escaped.
+bool IsVerbatimValue(absl::string_view value) {
+  if (value.empty() || (value.front() != '{' && value.front() != '"')) {
+    return false;
+  }
   Lexer lexer(value);
-  absl::StatusOr<absl::string_view> raw = lexer.LexRawValue(1 << 20);
-  return raw.ok() && lexer.AtEnd();
+  absl::StatusOr<absl::string_view> token = value.front() == '{'
+                                                ? lexer.LexRawValue(1 << 20)
+                                                : lexer.LexQuotedString();
+  return token.ok() && lexer.AtEnd();
 }
 
 void AppendFrontendAttributes(
@@ -41,7 +47,7 @@ void AppendFrontendAttributes(
     if (!first) out->push_back(',');
     first = false;
     absl::StrAppend(out, key, "=");
-    if (IsBracedValue(value)) {
+    if (IsVerbatimValue(value)) {
       out->append(value);
     } else {
       absl::StrAppend(out, "\"", absl::Utf8SafeCEscape(value), "\"");
@@ -133,6 +139,10 @@ void AppendSchemaAttributes(const Instruction& instruction,
     const AttrValue* value = instruction.attrs().Find(spec.name);
     if (value == nullptr) continue;
     if (IsImpliedAsyncCalls(instruction, spec.name, *value)) continue;
+    if (text_internal::IsDefaultComparisonType(instruction, spec.name,
+                                               *value)) {
+      continue;
+    }
     absl::StrAppend(out, ", ", spec.name, "=");
     if (!AppendComputationRefs(*value, options, out)) {
       PrintAttrValue(spec, *value, out);

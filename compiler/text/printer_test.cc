@@ -3,6 +3,7 @@
 #include <memory>
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "compiler/ir/module.h"
 #include "compiler/text/parser.h"
 #include "compiler/text/text_test_util.h"
@@ -80,7 +81,8 @@ ENTRY e {
   const std::string line = PrintInstruction(*module->entry()->root());
   EXPECT_EQ(line,
             "%t = (f32[], f32[], f32[], f32[], f32[], /*index=5*/f32[], "
-            "f32[], f32[], f32[], f32[], /*index=10*/f32[]) tuple(f32[] %p, f32[] %p, f32[] %p, f32[] "
+            "f32[], f32[], f32[], f32[], /*index=10*/f32[]) tuple(f32[] %p, "
+            "f32[] %p, f32[] %p, f32[] "
             "%p, f32[] %p, /*index=5*/f32[] %p, f32[] %p, f32[] %p, f32[] "
             "%p, f32[] %p, /*index=10*/f32[] %p)");
 }
@@ -138,19 +140,109 @@ e {
             "f32[] negate(f32[] %p)\n}");
 }
 
-TEST(PrinterTest, FrontendAttributeEscaping) {
+TEST(PrinterTest, FrontendAttributesPrintExactlyAsWritten) {
+  // Quoted values keep their escapes, also when they start with '{'; braced
+  // values (as in JAX's Shardy dumps) stay bare with their backslashes.
+  constexpr absl::string_view kText =
+      R"(HloModule m, entry_computation_layout={()->f32[]}, frontend_attributes={xla.sdy.meshes={mesh = #sdy.mesh<[\"x\"=2]>}}
+
+ENTRY %e () -> f32[] {
+  ROOT %c = f32[] constant(0), frontend_attributes={a="q\"x\101\n",b="{\"k\": 1}",c="{x",xla.sdy.sharding="#sdy.sharding<@mesh, [{\"x\"}]>"}
+}
+
+)";
+  std::unique_ptr<Module> module = ParseOk(kText);
+  ASSERT_NE(module, nullptr);
+  const Instruction* c = module->entry()->root();
+  ASSERT_EQ(c->frontend_attributes.size(), 4u);
+  EXPECT_EQ(c->frontend_attributes[1].second, R"("{\"k\": 1}")");
+  EXPECT_EQ(module->config().frontend_attributes[0].second,
+            R"({mesh = #sdy.mesh<[\"x\"=2]>})");
+  EXPECT_EQ(PrintModule(*module), kText);
+}
+
+TEST(PrinterTest, FrontendAttributesSetByCodeAreQuotedAndEscaped) {
   std::unique_ptr<Module> module = ParseOk(R"(HloModule m
 ENTRY e {
-  ROOT p = f32[] parameter(0), frontend_attributes={a="q\"x", b="{x"}
+  ROOT p = f32[] parameter(0)
 })");
   ASSERT_NE(module, nullptr);
-  const Instruction* p = module->entry()->root();
-  ASSERT_EQ(p->frontend_attributes.size(), 2u);
-  EXPECT_EQ(p->frontend_attributes[0].second, "q\"x");
+  module->entry()->root()->frontend_attributes = {{"a", "say \"hi\""},
+                                                  {"b", "{open"}};
   const std::string printed = PrintModule(*module);
-  absl::StatusOr<std::unique_ptr<Module>> reparsed = ParseModule(printed);
-  ASSERT_TRUE(reparsed.ok()) << reparsed.status() << printed;
-  EXPECT_EQ(ModuleDifference(*module, **reparsed), "");
+  EXPECT_NE(printed.find(R"(frontend_attributes={a="say \"hi\"",b="{open"})"),
+            std::string::npos)
+      << printed;
+  EXPECT_TRUE(ParseModule(printed).ok());
+}
+
+TEST(PrinterTest, EntryComputationLayoutFilledInWhenMissing) {
+  // As XLA does: default layouts from the entry's parameters and root,
+  // whatever layouts the instructions themselves have.
+  std::unique_ptr<Module> module = ParseOk(R"(HloModule m
+ENTRY e {
+  b = s32[] parameter(1)
+  a = f32[2,3]{0,1} parameter(0)
+  ROOT t = (f32[2,3]{0,1}, s32[]) tuple(a, b)
+})");
+  ASSERT_NE(module, nullptr);
+  ASSERT_TRUE(module->config().entry_computation_layout.has_value());
+  const ComputationLayout& layout = *module->config().entry_computation_layout;
+  ASSERT_EQ(layout.parameters.size(), 2u);
+  EXPECT_EQ(layout.parameters[0].ToString(), "f32[2,3]{1,0}");
+  EXPECT_EQ(layout.parameters[1].ToString(), "s32[]");
+  EXPECT_EQ(layout.result.ToString(), "(f32[2,3]{1,0}, s32[])");
+  const std::string header =
+      "HloModule m, entry_computation_layout={(f32[2,3]{1,0}, s32[])->"
+      "(f32[2,3]{1,0}, s32[])}\n";
+  EXPECT_EQ(PrintModule(*module).substr(0, header.size()), header);
+}
+
+TEST(PrinterTest, WrittenEntryComputationLayoutIsKept) {
+  std::unique_ptr<Module> module = ParseOk(
+      R"(HloModule m, entry_computation_layout={(f32[2,3]{0,1})->f32[2,3]{0,1}}
+ENTRY e {
+  ROOT a = f32[2,3]{0,1} parameter(0)
+})");
+  ASSERT_NE(module, nullptr);
+  EXPECT_EQ(module->config().entry_computation_layout->result.ToString(),
+            "f32[2,3]{0,1}");
+}
+
+TEST(PrinterTest, CompareTypeOmittedWhenDefault) {
+  std::unique_ptr<Module> module = ParseOk(R"(HloModule m
+ENTRY e {
+  f = f32[] parameter(0)
+  s = s8[] parameter(1)
+  u = u32[] parameter(2)
+  p = pred[] parameter(3)
+  x = c64[] parameter(4)
+  f1 = pred[] compare(f, f), direction=LT, type=FLOAT
+  f2 = pred[] compare(f, f), direction=LT, type=TOTALORDER
+  s1 = pred[] compare(s, s), direction=LT, type=SIGNED
+  s2 = pred[] compare(s, s), direction=LT, type=UNSIGNED
+  u1 = pred[] compare(u, u), direction=LT, type=UNSIGNED
+  u2 = pred[] compare(u, u), direction=LT, type=SIGNED
+  p1 = pred[] compare(p, p), direction=EQ, type=UNSIGNED
+  x1 = pred[] compare(x, x), direction=EQ, type=FLOAT
+  ROOT t = (pred[], pred[], pred[], pred[], pred[], pred[], pred[], pred[]) tuple(f1, f2, s1, s2, u1, u2, p1, x1)
+})");
+  ASSERT_NE(module, nullptr);
+  const std::string printed = PrintModule(*module);
+  auto line_of = [&](absl::string_view name) {
+    const size_t start = printed.find(absl::StrCat("%", name, " = "));
+    return start == std::string::npos
+               ? std::string()
+               : printed.substr(start, printed.find('\n', start) - start);
+  };
+  for (absl::string_view name : {"f1", "s1", "u1", "p1", "x1"}) {
+    EXPECT_EQ(line_of(name).find("type="), std::string::npos) << name;
+    EXPECT_FALSE(module->entry()->FindInstruction(name)->attrs().Has("type"));
+  }
+  EXPECT_NE(line_of("f2").find("direction=LT, type=TOTALORDER"),
+            std::string::npos);
+  EXPECT_NE(line_of("s2").find("type=UNSIGNED"), std::string::npos);
+  EXPECT_NE(line_of("u2").find("type=SIGNED"), std::string::npos);
 }
 
 TEST(PrinterTest, ParametersPrintInNumberOrderInSignature) {
@@ -169,7 +261,8 @@ ENTRY e {
 }
 
 TEST(PrinterTest, AsyncChainsLeaveImpliedCallsOut) {
-  constexpr absl::string_view kText = R"(HloModule m
+  constexpr absl::string_view kText =
+      R"(HloModule m, entry_computation_layout={(f32[10]{0})->f32[10]{0}}
 
 %w (x: f32[10]) -> f32[10] {
   %x = f32[10]{0} parameter(0)
