@@ -247,9 +247,14 @@ absl::Status HloTextParser::ParseOperands(Instruction* instruction) {
   if (lexer_.TryConsume(')')) return absl::OkStatus();
   while (true) {
     if (absl::Status s = Skip(); !s.ok()) return s;
+    // Long form "f32[2]{0} %x": the written shape must agree with the
+    // operand's (layouts aside), as XLA's parser requires.
+    const Shape* declared = nullptr;
+    const size_t shape_offset = lexer_.pos();
     if (AtShape(lexer_)) {
-      // Long form "f32[2]{0} %x": XLA ignores the written operand shape.
-      if (absl::Status s = SkipShapeHere(); !s.ok()) return s;
+      absl::StatusOr<const Shape*> shape = ParseShapeCached();
+      if (!shape.ok()) return shape.status();
+      declared = *shape;
       if (absl::Status s = Skip(); !s.ok()) return s;
     }
     const size_t offset = lexer_.pos();
@@ -257,6 +262,15 @@ absl::Status HloTextParser::ParseOperands(Instruction* instruction) {
     if (name.empty()) return ErrorAt(offset, "expected an operand name");
     absl::StatusOr<Instruction*> operand = LookupInstruction(name, offset);
     if (!operand.ok()) return operand.status();
+    if (declared != nullptr && !declared->Compatible((*operand)->shape())) {
+      return ErrorAt(shape_offset,
+                     absl::StrCat("the declared operand shape ",
+                                  declared->ToString(false),
+                                  " is not compatible with the shape of "
+                                  "operand '",
+                                  name, "', ",
+                                  (*operand)->shape().ToString(false)));
+    }
     instruction->AppendOperand(*operand);
     if (absl::Status s = Skip(); !s.ok()) return s;
     if (lexer_.TryConsume(')')) return absl::OkStatus();

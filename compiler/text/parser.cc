@@ -139,10 +139,6 @@ absl::StatusOr<Shape> HloTextParser::ParseShapeHere(bool fill_default_layout) {
   return shape;
 }
 
-absl::Status HloTextParser::SkipShapeHere() {
-  return ParseShapeCached().status();
-}
-
 absl::StatusOr<std::string> HloTextParser::ParseUnescapedString() {
   if (absl::Status s = Skip(); !s.ok()) return s;
   const size_t start = lexer_.pos();

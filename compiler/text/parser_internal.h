@@ -72,9 +72,6 @@ class HloTextParser {
   // A shape at the cursor (after trivia). Array shapes without a layout get
   // the default layout when `fill_default_layout` (as XLA's parser does).
   absl::StatusOr<Shape> ParseShapeHere(bool fill_default_layout);
-  // Checks and skips a shape whose value is not needed (the written shape
-  // of a long-form operand, which XLA ignores too).
-  absl::Status SkipShapeHere();
   // A "..." string at the cursor, unescaped.
   absl::StatusOr<std::string> ParseUnescapedString();
   // {key="value", key={json}} at the cursor.

@@ -623,3 +623,21 @@ TEST(ParserTest, ElidedConstantsAreAnErrorUnlessAllowed) {
 
 }  // namespace
 }  // namespace kiln
+
+namespace kiln {
+namespace {
+
+TEST(ParserTest, DeclaredOperandShapeMustMatchTheOperand) {
+  constexpr absl::string_view kText =
+      "HloModule m\nENTRY e {\n  a = f32[2] parameter(0)\n"
+      "  ROOT n = f32[2] negate(f32[3] a)\n}\n";
+  EXPECT_TRUE(HasError(ParseError(kText), "4:26",
+                       "declared operand shape f32[3] is not compatible"));
+  // Layouts may differ: XLA compares shapes without them.
+  EXPECT_NE(ParseOk("HloModule m\nENTRY e {\n  a = f32[2,3]{0,1} parameter(0)\n"
+                    "  ROOT n = f32[2,3] negate(f32[2,3]{1,0} a)\n}\n"),
+            nullptr);
+}
+
+}  // namespace
+}  // namespace kiln
