@@ -17,6 +17,7 @@
 #include "absl/strings/string_view.h"
 #include "compiler/text/parser.h"
 #include "compiler/text/printer.h"
+#include "compiler/verifier/verifier.h"
 #include "fuzz/fuzz_target.h"
 
 namespace kiln {
@@ -40,6 +41,12 @@ void CheckModuleRoundTrip(absl::string_view text) {
   options.max_literal_bytes = kMaxFuzzLiteralBytes;
   absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(text, options);
   if (!module.ok()) return;  // Rejecting bad input cleanly is fine.
+  // Verifying whatever parses must never crash; errors are fine. Both forms
+  // run, since strict form takes other paths through the shape rules.
+  VerifyOptions verify;
+  VerifyModuleReport(**module, verify);
+  verify.form = ShapeForm::kStrict;
+  VerifyModuleReport(**module, verify);
   std::string printed = PrintModule(**module);
   options.filename = "<fuzz print>";
   absl::StatusOr<std::unique_ptr<Module>> reparsed =

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Runs `kiln verify` on good and bad modules and checks exit statuses and
+# output. Usage: verify_cli_test.sh PATH_TO_KILN
+set -uo pipefail
+
+readonly KILN="$1"
+readonly DATA="tools/cli/testdata"
+readonly WORK="${TEST_TMPDIR:-$(mktemp -d)}"
+failures=0
+
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+
+# expect_status WANT DESCRIPTION -- COMMAND...: runs COMMAND with output in
+# ${WORK}/out and ${WORK}/err and checks its exit status.
+expect_status() {
+  local want="$1" what="$2"
+  shift 3
+  "$@" >"${WORK}/out" 2>"${WORK}/err"
+  local got=$?
+  if [[ "${got}" != "${want}" ]]; then
+    fail "${what}: exit status ${got}, want ${want}; stderr:"
+    cat "${WORK}/err" >&2
+  fi
+}
+
+expect_grep() {
+  local pattern="$1" file="$2" what="$3"
+  if ! grep -Eq -- "${pattern}" "${file}"; then
+    fail "${what}: no match for '${pattern}' in:"
+    cat "${file}" >&2
+  fi
+}
+
+expect_lines() {
+  local want="$1" file="$2" what="$3"
+  local got
+  got="$(wc -l <"${file}")"
+  [[ "${got}" == "${want}" ]] || fail "${what}: ${got} lines, want ${want}"
+}
+
+expect_status 0 "help lists verify" -- "${KILN}" help
+expect_grep '^  verify +check that HLO modules' "${WORK}/out" "kiln help"
+expect_status 0 "verify --help" -- "${KILN}" verify --help
+expect_grep '--strict' "${WORK}/out" "kiln verify --help"
+expect_status 2 "verify without files" -- "${KILN}" verify
+
+# A good module: ok on stdout, the counts on stderr.
+expect_status 0 "verify good.hlo" -- "${KILN}" verify "${DATA}/good.hlo"
+[[ "$(cat "${WORK}/out")" == "ok" ]] || fail "verify good.hlo: stdout not ok"
+expect_grep '^4 instructions checked, [0-9]+ without a shape rule yet$' \
+  "${WORK}/err" "verify good.hlo"
+expect_status 0 "verify good.hlo --strict" -- \
+  "${KILN}" verify --strict "${DATA}/good.hlo"
+
+# Standard input works too.
+expect_status 0 "verify stdin" -- \
+  "${KILN}" verify - <"${DATA}/good.hlo"
+
+# Every error is reported, with location, name and rule.
+expect_status 1 "verify wrong_shape.hlo" -- \
+  "${KILN}" verify "${DATA}/wrong_shape.hlo"
+[[ -s "${WORK}/out" ]] && fail "verify wrong_shape.hlo printed to stdout"
+expect_grep '^tools/cli/testdata/wrong_shape.hlo:6:3: error: sum: declared shape f32\[3\] does not match inferred shape f32\[4\] \(shape.inferred\)$' \
+  "${WORK}/err" "verify wrong_shape.hlo"
+expect_grep '^tools/cli/testdata/wrong_shape.hlo:7:8: error: neg: declared shape f32\[4\] does not match inferred shape f32\[3\] \(shape.inferred\)$' \
+  "${WORK}/err" "verify wrong_shape.hlo"
+expect_lines 2 "${WORK}/err" "verify wrong_shape.hlo"
+
+# One bad file among good ones fails the run.
+expect_status 1 "verify good and bad" -- \
+  "${KILN}" verify "${DATA}/good.hlo" "${DATA}/wrong_shape.hlo"
+
+# Parse errors are reported and fail.
+expect_status 1 "verify bad.hlo" -- "${KILN}" verify "${DATA}/bad.hlo"
+expect_grep '^tools/cli/testdata/bad.hlo:[0-9]+:[0-9]+: error:' \
+  "${WORK}/err" "verify bad.hlo"
+
+# Implicit broadcasting: fine in client form, an error in strict form.
+expect_status 0 "verify implicit_broadcast.hlo" -- \
+  "${KILN}" verify "${DATA}/implicit_broadcast.hlo"
+expect_status 1 "verify --strict implicit_broadcast.hlo" -- \
+  "${KILN}" verify --strict "${DATA}/implicit_broadcast.hlo"
+expect_grep '^tools/cli/testdata/implicit_broadcast.hlo:6:8: error: sum: .*broadcast_dimensions' \
+  "${WORK}/err" "verify --strict implicit_broadcast.hlo"
+
+if ((failures > 0)); then
+  echo "${failures} failure(s)" >&2
+  exit 1
+fi
+echo "PASS"
