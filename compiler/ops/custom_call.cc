@@ -1,9 +1,56 @@
 // custom-call: an opaque target with optional convolution-like attributes,
 // layout constraints, aliasing and called computations.
+#include "absl/strings/str_cat.h"
+#include "compiler/ir/attributes.h"
+#include "compiler/ops/control_flow_shapes.h"
 #include "compiler/ops/schema_registry.h"
+#include "compiler/ops/shape_rule_util.h"
 
 namespace kiln {
 namespace ops_internal {
+namespace {
+
+constexpr absl::string_view kCustomCall = "operation_semantics.md, CustomCall";
+
+// operand_layout_constraints= gives one shape per operand, equal to it but
+// for the layout (which the constraint fixes).
+absl::Status CheckLayoutConstraints(const Instruction& instruction) {
+  const ShapeList* constraints =
+      instruction.attrs().Get<ShapeList>("operand_layout_constraints");
+  if (constraints == nullptr) return absl::OkStatus();
+  if (static_cast<int64_t>(constraints->size()) !=
+      instruction.operand_count()) {
+    return RuleError(
+        instruction,
+        absl::StrCat("operand_layout_constraints has ", constraints->size(),
+                     " shapes for ", instruction.operand_count(), " operands"),
+        kCustomCall);
+  }
+  for (int64_t i = 0; i < instruction.operand_count(); ++i) {
+    const Shape& operand = instruction.operand(i)->shape();
+    if (!(*constraints)[i].Compatible(operand)) {
+      return RuleError(
+          instruction,
+          absl::StrCat("operand_layout_constraints shape ", i, " is ",
+                       ShapeText((*constraints)[i]), ", but operand ", i,
+                       " is ", ShapeText(operand)),
+          kCustomCall);
+    }
+  }
+  return absl::OkStatus();
+}
+
+// The target decides the result, so the declared shape is the result; the
+// rule checks what relates it to the operands.
+absl::StatusOr<Shape> CustomCallShape(const Instruction& instruction,
+                                      ShapeForm /*form*/) {
+  KILN_RULE_RETURN_IF_ERROR(CheckLayoutConstraints(instruction));
+  KILN_RULE_RETURN_IF_ERROR(CheckOutputOperandAliasing(
+      instruction, instruction.shape(), kCustomCall));
+  return instruction.shape();
+}
+
+}  // namespace
 
 void RegisterCustomCallSchemas(SchemaTable* table) {
   std::vector<AttrSpec> attrs = {
@@ -33,6 +80,7 @@ void RegisterCustomCallSchemas(SchemaTable* table) {
        Optional("to_apply", AttrKind::kComputation),
        Optional("called_computations", AttrKind::kComputationList)});
   Define(table, Opcode::kCustomCall, 0, kVariadic, std::move(attrs));
+  SetShapeRule(table, Opcode::kCustomCall, &CustomCallShape);
 }
 
 }  // namespace ops_internal
