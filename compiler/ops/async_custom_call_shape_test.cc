@@ -23,26 +23,13 @@ namespace kiln {
 namespace {
 
 using shape_test::DeclaredShapeMismatches;
+using shape_test::ReadCorpusFile;
 using shape_test::InferError;
 using shape_test::InferText;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 
 // A file of the HLO corpus (compiler/text/testdata), from the runfiles.
-std::string ReadCorpusFile(absl::string_view name) {
-  const char* srcdir = std::getenv("TEST_SRCDIR");
-  const char* workspace = std::getenv("TEST_WORKSPACE");
-  const std::string dir =
-      srcdir == nullptr
-          ? "compiler/text/testdata"
-          : absl::StrCat(srcdir, "/", workspace == nullptr ? "kiln" : workspace,
-                         "/compiler/text/testdata");
-  std::ifstream in(absl::StrCat(dir, "/", name), std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 constexpr absl::string_view kComputations = R"(HloModule m
 add2 {
   a = f32[2] parameter(0)

@@ -19,24 +19,11 @@ namespace kiln {
 namespace {
 
 using shape_test::DeclaredShapeMismatches;
+using shape_test::ReadCorpusFile;
 using shape_test::InferError;
 using shape_test::InferText;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
-
-std::string ReadCorpusFile(absl::string_view name) {
-  const char* srcdir = std::getenv("TEST_SRCDIR");
-  const char* workspace = std::getenv("TEST_WORKSPACE");
-  const std::string dir =
-      srcdir == nullptr
-          ? "compiler/text/testdata"
-          : absl::StrCat(srcdir, "/", workspace == nullptr ? "kiln" : workspace,
-                         "/compiler/text/testdata");
-  std::ifstream in(absl::StrCat(dir, "/", name), std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // A module of 4 replicas x 2 partitions with reducers `add` (f32) and
 // `add_s32`; the entry's ROOT is `root` over x = f32[8,4], y = f32[4,2],

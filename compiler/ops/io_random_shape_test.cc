@@ -18,24 +18,11 @@ namespace kiln {
 namespace {
 
 using shape_test::DeclaredShapeMismatches;
+using shape_test::ReadCorpusFile;
 using shape_test::InferError;
 using shape_test::InferText;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
-
-std::string ReadCorpusFile(absl::string_view name) {
-  const char* srcdir = std::getenv("TEST_SRCDIR");
-  const char* workspace = std::getenv("TEST_WORKSPACE");
-  const std::string dir =
-      srcdir == nullptr
-          ? "compiler/text/testdata"
-          : absl::StrCat(srcdir, "/", workspace == nullptr ? "kiln" : workspace,
-                         "/compiler/text/testdata");
-  std::ifstream in(absl::StrCat(dir, "/", name), std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // An entry whose ROOT is `root` over t = token[], v = f32[3],
 // ctx = (f32[3], u32[], token[]), lo/hi = f32[], i = s32[], st = u64[2],

@@ -1,7 +1,11 @@
 #include "compiler/ops/family_testing/family_shape_test_util.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <fstream>
 #include <memory>
+#include <sstream>
+#include <string>
 
 #include "absl/strings/str_cat.h"
 #include "compiler/ir/computation.h"
@@ -62,6 +66,20 @@ std::vector<std::string> DeclaredShapeMismatches(
   }
   if (checked == 0) mismatches.push_back("no instruction checked");
   return mismatches;
+}
+
+std::string ReadCorpusFile(absl::string_view name) {
+  const char* srcdir = std::getenv("TEST_SRCDIR");
+  const char* workspace = std::getenv("TEST_WORKSPACE");
+  const std::string dir =
+      srcdir == nullptr
+          ? "compiler/text/testdata"
+          : absl::StrCat(srcdir, "/", workspace == nullptr ? "kiln" : workspace,
+                         "/compiler/text/testdata");
+  std::ifstream in(absl::StrCat(dir, "/", name), std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 }  // namespace shape_test

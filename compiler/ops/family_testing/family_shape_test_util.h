@@ -30,6 +30,10 @@ std::string InferError(absl::string_view hlo, absl::string_view name = "");
 std::vector<std::string> DeclaredShapeMismatches(
     absl::string_view hlo, const std::vector<Opcode>& opcodes);
 
+// The text of compiler/text/testdata/<name> (a test's data dependency
+// //compiler/text:testdata_hlo), found through the test's runfiles.
+std::string ReadCorpusFile(absl::string_view name);
+
 }  // namespace shape_test
 }  // namespace kiln
 
