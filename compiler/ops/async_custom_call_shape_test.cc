@@ -14,7 +14,7 @@
 #include "absl/strings/string_view.h"
 #include "compiler/ir/instruction.h"
 #include "compiler/ir/opcode.h"
-#include "compiler/ops/family_testing/family_shape_test_util.h"
+#include "compiler/ops/testing/family_shape_test_util.h"
 #include "compiler/ops/shape_inference.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"

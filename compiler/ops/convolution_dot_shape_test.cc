@@ -6,7 +6,7 @@
 #include "absl/strings/str_replace.h"
 #include "absl/strings/string_view.h"
 #include "compiler/ir/opcode.h"
-#include "compiler/ops/family_testing/family_shape_test_util.h"
+#include "compiler/ops/testing/family_shape_test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 

@@ -1,7 +1,7 @@
 // Test helpers for the family shape-rule tests: parse a small HLO module and
 // run InferShape (strict form) on one or several of its instructions.
-#ifndef KILN_COMPILER_OPS_FAMILY_TESTING_FAMILY_SHAPE_TEST_UTIL_H_
-#define KILN_COMPILER_OPS_FAMILY_TESTING_FAMILY_SHAPE_TEST_UTIL_H_
+#ifndef KILN_COMPILER_OPS_TESTING_FAMILY_SHAPE_TEST_UTIL_H_
+#define KILN_COMPILER_OPS_TESTING_FAMILY_SHAPE_TEST_UTIL_H_
 
 #include <string>
 #include <vector>
@@ -37,4 +37,4 @@ std::string ReadCorpusFile(absl::string_view name);
 }  // namespace shape_test
 }  // namespace kiln
 
-#endif  // KILN_COMPILER_OPS_FAMILY_TESTING_FAMILY_SHAPE_TEST_UTIL_H_
+#endif  // KILN_COMPILER_OPS_TESTING_FAMILY_SHAPE_TEST_UTIL_H_

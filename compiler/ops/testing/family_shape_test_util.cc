@@ -1,4 +1,4 @@
-#include "compiler/ops/family_testing/family_shape_test_util.h"
+#include "compiler/ops/testing/family_shape_test_util.h"
 
 #include <algorithm>
 #include <cstdlib>
