@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/text/parser.h"
 #include "compiler/text/printer.h"
+#include "tools/cli/io.h"
 
 namespace kiln::cli {
 
@@ -20,8 +21,7 @@ int64_t FirstDifferentLine(absl::string_view a, absl::string_view b) {
 
 absl::StatusOr<std::string> CanonicalText(absl::string_view text,
                                           const std::string& filename) {
-  ParseOptions options;
-  options.filename = filename;
+  ParseOptions options = InputParseOptions(filename);
   absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(text, options);
   if (!module.ok()) return module.status();
   std::string printed = PrintModule(**module);

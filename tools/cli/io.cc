@@ -4,8 +4,13 @@
 #include <cstdio>
 #include <cstring>
 
+#include "absl/flags/flag.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+
+ABSL_FLAG(bool, allow_elided_constants, false,
+          "read constants printed as {...} (values left out) as zeros "
+          "instead of refusing them");
 
 namespace kiln::cli {
 namespace {
@@ -50,6 +55,13 @@ void WriteStdout(absl::string_view text) {
 void WriteStderr(absl::string_view message) {
   std::fwrite(message.data(), 1, message.size(), stderr);
   std::fputc('\n', stderr);
+}
+
+ParseOptions InputParseOptions(const std::string& display_name) {
+  ParseOptions options;
+  options.filename = display_name;
+  options.allow_elided_constants = absl::GetFlag(FLAGS_allow_elided_constants);
+  return options;
 }
 
 }  // namespace kiln::cli

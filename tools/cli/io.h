@@ -6,6 +6,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "compiler/text/parser.h"
 
 namespace kiln::cli {
 
@@ -14,6 +15,10 @@ absl::StatusOr<std::string> ReadInput(const std::string& path);
 
 // The name to use for `path` in messages ("<stdin>" for "-").
 std::string DisplayName(const std::string& path);
+
+// Parse options for an input shown as `display_name`, honouring the flags
+// every subcommand that reads HLO shares (--allow_elided_constants).
+ParseOptions InputParseOptions(const std::string& display_name);
 
 // Writes `text` to standard output as is.
 void WriteStdout(absl::string_view text);

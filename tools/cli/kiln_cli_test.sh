@@ -79,6 +79,18 @@ expect_status 1 "fmt of a missing file" -- "${KILN}" fmt "${WORK}/nope.hlo"
 expect_grep 'nope\.hlo: error: cannot open' "${WORK}/err" "missing file"
 expect_status 2 "fmt without files" -- "${KILN}" fmt
 
+# Elided constants ({...}) are refused unless asked for; then they read as 0.
+printf 'HloModule m\nENTRY e {\n  ROOT c = s32[3] constant({...})\n}\n' \
+  >"${WORK}/elided.hlo"
+expect_status 1 "fmt of an elided constant" -- \
+  "${KILN}" fmt "${WORK}/elided.hlo"
+expect_grep 'elided\.hlo:3:28: error: the values of this constant were elided' \
+  "${WORK}/err" "fmt of an elided constant"
+expect_status 0 "fmt --allow_elided_constants" -- \
+  "${KILN}" fmt --allow_elided_constants "${WORK}/elided.hlo"
+expect_grep 'constant\(\{0, 0, 0\}\)' "${WORK}/out" \
+  "fmt --allow_elided_constants"
+
 if ((failures > 0)); then
   echo "${failures} check(s) failed" >&2
   exit 1

@@ -32,8 +32,7 @@ bool VerifyOne(const std::string& path, const VerifyOptions& options,
     WriteStderr(text.status().message());
     return false;
   }
-  ParseOptions parse_options;
-  parse_options.filename = DisplayName(path);
+  ParseOptions parse_options = InputParseOptions(DisplayName(path));
   absl::StatusOr<std::unique_ptr<Module>> module =
       ParseModule(*text, parse_options);
   if (!module.ok()) {
