@@ -83,10 +83,10 @@ struct SliceRanges {
 // [2,2]<=[2,2]T(1,0).
 struct ReplicaGroups {
   bool is_iota = false;
-  std::vector<std::vector<int64_t>> groups;        // list form
-  std::vector<int64_t> iota_group_shape;           // [num_groups, size]
-  std::vector<int64_t> iota_reshape_dims;          // <=[...]
-  std::vector<int64_t> iota_transpose_perm;        // T(...), may be empty
+  std::vector<std::vector<int64_t>> groups;  // list form
+  std::vector<int64_t> iota_group_shape;     // [num_groups, size]
+  std::vector<int64_t> iota_reshape_dims;    // <=[...]
+  std::vector<int64_t> iota_transpose_perm;  // T(...), may be empty
   // Expands the iota form into explicit groups.
   std::vector<std::vector<int64_t>> ExpandedGroups() const;
   bool operator==(const ReplicaGroups& o) const;
@@ -142,8 +142,8 @@ using AttrValue =
     std::variant<bool, int64_t, double, std::string, Int64List, Int64ListList,
                  BoolList, Window, ConvolutionDimensionNumbers, PaddingConfig,
                  SliceRanges, ReplicaGroups, EnumValue, EnumList,
-                 OutputOperandAliasing, RawText, Shape, ShapeList,
-                 Computation*, ComputationList>;
+                 OutputOperandAliasing, RawText, Shape, ShapeList, Computation*,
+                 ComputationList>;
 
 // A small ordered map from attribute name to value. Insertion order is kept
 // only for determinism; the printer orders attributes by the op's schema.

@@ -17,14 +17,40 @@ namespace kiln {
 enum class ElementType : uint8_t {
   kInvalid,
   kPred,
-  kS1, kS2, kS4, kS8, kS16, kS32, kS64,
-  kU1, kU2, kU4, kU8, kU16, kU32, kU64,
-  kF16, kBF16, kF32, kF64,
-  kF8E5M2, kF8E4M3, kF8E4M3FN, kF8E4M3B11FNUZ, kF8E3M4, kF8E5M2FNUZ,
+  kS1,
+  kS2,
+  kS4,
+  kS8,
+  kS16,
+  kS32,
+  kS64,
+  kU1,
+  kU2,
+  kU4,
+  kU8,
+  kU16,
+  kU32,
+  kU64,
+  kF16,
+  kBF16,
+  kF32,
+  kF64,
+  kF8E5M2,
+  kF8E4M3,
+  kF8E4M3FN,
+  kF8E4M3B11FNUZ,
+  kF8E3M4,
+  kF8E5M2FNUZ,
   kF8E4M3FNUZ,
-  kF4E2M1FN, kF8E8M0FNU, kF6E3M2FN, kF6E2M3FN,
-  kC64, kC128,
-  kTuple, kOpaque, kToken,
+  kF4E2M1FN,
+  kF8E8M0FNU,
+  kF6E3M2FN,
+  kF6E2M3FN,
+  kC64,
+  kC128,
+  kTuple,
+  kOpaque,
+  kToken,
 };
 
 // How a float type spends its special encodings.
@@ -44,26 +70,33 @@ enum class FloatEncoding : uint8_t {
 };
 
 enum class TypeKind : uint8_t {
-  kInvalid, kPred, kSigned, kUnsigned, kFloat, kComplex,
-  kTuple, kOpaque, kToken,
+  kInvalid,
+  kPred,
+  kSigned,
+  kUnsigned,
+  kFloat,
+  kComplex,
+  kTuple,
+  kOpaque,
+  kToken,
 };
 
 // Every property of one element type. One row per type in element_type.cc.
 struct ElementTypeInfo {
   ElementType type;
-  const char* name;          // HLO text spelling: "f32", "f8e4m3fn", ...
+  const char* name;  // HLO text spelling: "f32", "f8e4m3fn", ...
   TypeKind kind;
-  int bit_width;             // Bits of one element (complex: both parts).
-  int storage_bytes;         // Bytes one element takes in a Literal.
-  bool is_signed;            // Has a sign (integers and floats).
-  int exponent_bits;         // Floats only; 0 otherwise.
-  int mantissa_bits;         // Floats: explicit fraction bits (no hidden bit).
-  int exponent_bias;         // Floats only.
+  int bit_width;      // Bits of one element (complex: both parts).
+  int storage_bytes;  // Bytes one element takes in a Literal.
+  bool is_signed;     // Has a sign (integers and floats).
+  int exponent_bits;  // Floats only; 0 otherwise.
+  int mantissa_bits;  // Floats: explicit fraction bits (no hidden bit).
+  int exponent_bias;  // Floats only.
   bool has_inf;
   bool has_nan;
   bool has_negative_zero;
   FloatEncoding encoding;
-  ElementType component;     // Complex: type of each part. Else kInvalid.
+  ElementType component;  // Complex: type of each part. Else kInvalid.
 };
 
 // The row for `type`. Always valid for every enumerator.

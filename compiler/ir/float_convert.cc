@@ -319,8 +319,8 @@ int ShortestDigits(T value) {
   char buffer[64];
   // Scientific form: the plain form may spell a large integer-valued float
   // with all its digits ("4730849792" for 4.73085e+09f).
-  std::to_chars_result r = std::to_chars(buffer, buffer + sizeof(buffer),
-                                         value, std::chars_format::scientific);
+  std::to_chars_result r = std::to_chars(buffer, buffer + sizeof(buffer), value,
+                                         std::chars_format::scientific);
   int digits = 0, trailing_zeros = 0;
   bool leading = true;
   for (const char* p = buffer; p < r.ptr && *p != 'e'; ++p) {

@@ -7,9 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "gtest/gtest.h"
-
 #include "Eigen/Core"
+#include "gtest/gtest.h"
 
 namespace kiln {
 namespace {

@@ -160,8 +160,8 @@ void CheckText(ElementType type, uint64_t bits, const std::string& expected,
     absl::StatusOr<Literal> ours =
         ParseLiteralValue(Shape::Scalar(type), got, &consumed, &error_offset);
     if (!ours.ok() || ours->GetBits(0) != bits) {
-      log->Add(absl::StrFormat("bits %x: \"%s\" does not read back", bits,
-                               got));
+      log->Add(
+          absl::StrFormat("bits %x: \"%s\" does not read back", bits, got));
     }
   }
 }

@@ -26,8 +26,8 @@ class Computation;
 // Where an instruction came from in a text file (for error messages).
 struct SourceLocation {
   std::string file;
-  int line = 0;    // 1-based; 0 when unknown.
-  int column = 0;  // 1-based.
+  int line = 0;                  // 1-based; 0 when unknown.
+  int column = 0;                // 1-based.
   std::string ToString() const;  // "file:line:col" or "" when unknown.
 };
 

@@ -26,7 +26,12 @@ struct Tile {
 };
 
 // Sparse-layout level of one dimension, printed inside D(...).
-enum class DimLevelType : uint8_t { kDense, kCompressed, kSingleton, kLooseCompressed };
+enum class DimLevelType : uint8_t {
+  kDense,
+  kCompressed,
+  kSingleton,
+  kLooseCompressed
+};
 
 // SC(dim:idx,idx...): a split of one dimension across memory.
 struct SplitConfig {
@@ -51,13 +56,13 @@ class Layout {
 
   // D(...): per-dimension level types; empty means all dense.
   std::vector<DimLevelType> dim_level_types;
-  std::vector<Tile> tiles;                      // T(...)(...)
+  std::vector<Tile> tiles;                         // T(...)(...)
   int64_t tail_padding_alignment_in_elements = 1;  // L(n), printed if != 1
   ElementType index_primitive_type = ElementType::kInvalid;    // #(s32)
   ElementType pointer_primitive_type = ElementType::kInvalid;  // *(s32)
-  int64_t element_size_in_bits = 0;             // E(n), printed if != 0
-  int64_t memory_space = 0;                     // S(n), printed if != 0
-  std::vector<SplitConfig> split_configs;       // SC(...)
+  int64_t element_size_in_bits = 0;        // E(n), printed if != 0
+  int64_t memory_space = 0;                // S(n), printed if != 0
+  std::vector<SplitConfig> split_configs;  // SC(...)
   // P(shape): the physical shape, for layouts that change the storage type.
   // Held by pointer because Shape contains Layout.
   std::shared_ptr<const Shape> physical_shape;

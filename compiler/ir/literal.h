@@ -60,9 +60,9 @@ class Literal {
   // convert does (truncate toward zero, saturate, NaN -> 0); pred is v != 0.
   double GetDouble(int64_t i) const;
   void SetDouble(int64_t i, double v);
-  int64_t GetInt64(int64_t i) const;     // Integers and pred.
+  int64_t GetInt64(int64_t i) const;  // Integers and pred.
   void SetInt64(int64_t i, int64_t v);
-  uint64_t GetUint64(int64_t i) const;   // Integers and pred.
+  uint64_t GetUint64(int64_t i) const;  // Integers and pred.
   void SetUint64(int64_t i, uint64_t v);
   std::complex<double> GetComplex(int64_t i) const;  // c64 / c128.
   void SetComplex(int64_t i, std::complex<double> v);

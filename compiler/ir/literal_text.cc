@@ -632,10 +632,12 @@ class LiteralParser {
     uint64_t bits = FloatToBits(type, negative ? -*value : *value);
     // 1e400 is inf as a double: out of range too.
     if (std::isinf(*value) || IsOutOfRange(type, *value)) {
-      return Error(start, absl::StrCat("value ", text_.substr(start, end - start),
-                                       " is out of range for ",
-                                       ElementTypeName(type), " (largest finite "
-                                       "value ", FloatMax(type), ")"));
+      return Error(start,
+                   absl::StrCat("value ", text_.substr(start, end - start),
+                                " is out of range for ", ElementTypeName(type),
+                                " (largest finite "
+                                "value ",
+                                FloatMax(type), ")"));
     }
     return bits;
   }
@@ -679,12 +681,9 @@ class LiteralParser {
 
 }  // namespace
 
-absl::StatusOr<Literal> ParseLiteralValue(const Shape& shape,
-                                          absl::string_view text,
-                                          size_t* consumed,
-                                          size_t* error_offset,
-                                          int64_t max_bytes,
-                                          bool allow_elided) {
+absl::StatusOr<Literal> ParseLiteralValue(
+    const Shape& shape, absl::string_view text, size_t* consumed,
+    size_t* error_offset, int64_t max_bytes, bool allow_elided) {
   LiteralParser parser(text, max_bytes, allow_elided);
   absl::StatusOr<Literal> literal = parser.Parse(shape);
   if (!literal.ok()) {

@@ -42,13 +42,10 @@ std::string FloatBitsToString(ElementType type, uint64_t bits,
 // On success `*consumed` is the number of bytes read. On error the status
 // message is prefixed with nothing; `*error_offset` says where in `text` it
 // occurred, so callers can turn it into line:col.
-absl::StatusOr<Literal> ParseLiteralValue(const Shape& shape,
-                                          absl::string_view text,
-                                          size_t* consumed,
-                                          size_t* error_offset,
-                                          int64_t max_bytes =
-                                              kDefaultMaxLiteralBytes,
-                                          bool allow_elided = false);
+absl::StatusOr<Literal> ParseLiteralValue(
+    const Shape& shape, absl::string_view text, size_t* consumed,
+    size_t* error_offset, int64_t max_bytes = kDefaultMaxLiteralBytes,
+    bool allow_elided = false);
 
 }  // namespace kiln
 

@@ -435,8 +435,7 @@ TEST(LiteralTextTest, RefusesFloatsOutOfRangeForTheType) {
             65504.0);
   EXPECT_EQ(Parse(Shape::Scalar(ElementType::kF4E2M1FN), "6.9").GetDouble(0),
             6.0);
-  EXPECT_EQ(Parse(Shape::Scalar(ElementType::kF32), "1e-60").GetDouble(0),
-            0.0);
+  EXPECT_EQ(Parse(Shape::Scalar(ElementType::kF32), "1e-60").GetDouble(0), 0.0);
   EXPECT_TRUE(
       std::isinf(Parse(Shape::Scalar(ElementType::kF16), "-inf").GetDouble(0)));
 }

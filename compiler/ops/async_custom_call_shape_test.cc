@@ -14,8 +14,8 @@
 #include "absl/strings/string_view.h"
 #include "compiler/ir/instruction.h"
 #include "compiler/ir/opcode.h"
-#include "compiler/ops/testing/family_shape_test_util.h"
 #include "compiler/ops/shape_inference.h"
+#include "compiler/ops/testing/family_shape_test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -23,9 +23,9 @@ namespace kiln {
 namespace {
 
 using shape_test::DeclaredShapeMismatches;
-using shape_test::ReadCorpusFile;
 using shape_test::InferError;
 using shape_test::InferText;
+using shape_test::ReadCorpusFile;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 

@@ -18,9 +18,9 @@ namespace kiln {
 namespace {
 
 using shape_test::DeclaredShapeMismatches;
-using shape_test::ReadCorpusFile;
 using shape_test::InferError;
 using shape_test::InferText;
+using shape_test::ReadCorpusFile;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 

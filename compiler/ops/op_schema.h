@@ -16,20 +16,20 @@ namespace kiln {
 
 // How an attribute's value is written in HLO text.
 enum class AttrKind {
-  kBool,             // true / false
-  kInt64,            // 3, -1
-  kFloat,            // 1.5 (e.g. epsilon=0.001)
-  kString,           // "quoted" (custom_call_target="foo")
-  kInt64List,        // {1,2,3}
-  kInt64ListList,    // {{0,1},{1,2}} (source_target_pairs)
-  kBoolList,         // {true,false} (parameter_replication), or a bare bool
-  kWindow,           // {size=3x3 stride=1x1 pad=0_0x0_0 ...}
-  kConvDimLabels,    // b01f_01io->b01f
-  kPadding,          // 0_0x1_1_2
-  kSlice,            // {[0:2], [1:5:2]}
-  kReplicaGroups,    // {{0,1},{2,3}} or [2,2]<=[4] or [2,2]<=[2,2]T(1,0)
-  kEnum,             // one of AttrSpec::enum_values (EQ, kLoop, FFT, ...)
-  kEnumList,         // {DEFAULT,HIGH} (operand_precision)
+  kBool,           // true / false
+  kInt64,          // 3, -1
+  kFloat,          // 1.5 (e.g. epsilon=0.001)
+  kString,         // "quoted" (custom_call_target="foo")
+  kInt64List,      // {1,2,3}
+  kInt64ListList,  // {{0,1},{1,2}} (source_target_pairs)
+  kBoolList,       // {true,false} (parameter_replication), or a bare bool
+  kWindow,         // {size=3x3 stride=1x1 pad=0_0x0_0 ...}
+  kConvDimLabels,  // b01f_01io->b01f
+  kPadding,        // 0_0x1_1_2
+  kSlice,          // {[0:2], [1:5:2]}
+  kReplicaGroups,  // {{0,1},{2,3}} or [2,2]<=[4] or [2,2]<=[2,2]T(1,0)
+  kEnum,           // one of AttrSpec::enum_values (EQ, kLoop, FFT, ...)
+  kEnumList,       // {DEFAULT,HIGH} (operand_precision)
   kOutputOperandAliasing,  // {{0}: (1, {}), ...}
   kRawText,          // any balanced {...} / "..." / token run, kept verbatim
   kShape,            // a shape (e.g. rng-get-and-update-state? shape=...)
@@ -39,7 +39,7 @@ enum class AttrKind {
 };
 
 struct AttrSpec {
-  std::string name;                      // as in text: "dimensions"
+  std::string name;  // as in text: "dimensions"
   AttrKind kind;
   bool required = false;
   std::vector<std::string> enum_values;  // kEnum/kEnumList spellings
@@ -57,7 +57,7 @@ using ShapeRule = absl::StatusOr<Shape> (*)(const Instruction& instruction,
 struct OpSchema {
   Opcode opcode;
   int min_operands = 0;
-  int max_operands = 0;  // -1: variadic
+  int max_operands = 0;         // -1: variadic
   std::vector<AttrSpec> attrs;  // in XLA's printing order
   ShapeRule shape_rule = nullptr;
 };

@@ -5,26 +5,53 @@
 #include <string>
 #include <vector>
 
-#include "gtest/gtest.h"
 #include "compiler/ir/instruction.h"
 #include "compiler/ops/op_schema.h"
 #include "compiler/ops/shape_inference.h"
+#include "gtest/gtest.h"
 
 namespace kiln {
 namespace {
 
 constexpr Opcode kOpcodes[] = {
-    Opcode::kAbs, Opcode::kAdd, Opcode::kAnd, Opcode::kAtan2,
-    Opcode::kBitcastConvert, Opcode::kCeil, Opcode::kClamp, Opcode::kClz,
-    Opcode::kCompare, Opcode::kComplex, Opcode::kConvert, Opcode::kCopy,
-    Opcode::kIsFinite, Opcode::kMap, Opcode::kNot, Opcode::kPower,
-    Opcode::kReal, Opcode::kReducePrecision, Opcode::kSelect,
-    Opcode::kShiftLeft, Opcode::kStochasticConvert, Opcode::kBroadcast,
-    Opcode::kTranspose, Opcode::kReverse, Opcode::kSlice,
-    Opcode::kConcatenate, Opcode::kPad, Opcode::kIota, Opcode::kReshape,
-    Opcode::kDynamicReshape, Opcode::kBitcast, Opcode::kTuple,
-    Opcode::kGetTupleElement, Opcode::kCopyStart, Opcode::kCopyDone,
-    Opcode::kGetDimensionSize, Opcode::kSetDimensionSize, Opcode::kConstant,
+    Opcode::kAbs,
+    Opcode::kAdd,
+    Opcode::kAnd,
+    Opcode::kAtan2,
+    Opcode::kBitcastConvert,
+    Opcode::kCeil,
+    Opcode::kClamp,
+    Opcode::kClz,
+    Opcode::kCompare,
+    Opcode::kComplex,
+    Opcode::kConvert,
+    Opcode::kCopy,
+    Opcode::kIsFinite,
+    Opcode::kMap,
+    Opcode::kNot,
+    Opcode::kPower,
+    Opcode::kReal,
+    Opcode::kReducePrecision,
+    Opcode::kSelect,
+    Opcode::kShiftLeft,
+    Opcode::kStochasticConvert,
+    Opcode::kBroadcast,
+    Opcode::kTranspose,
+    Opcode::kReverse,
+    Opcode::kSlice,
+    Opcode::kConcatenate,
+    Opcode::kPad,
+    Opcode::kIota,
+    Opcode::kReshape,
+    Opcode::kDynamicReshape,
+    Opcode::kBitcast,
+    Opcode::kTuple,
+    Opcode::kGetTupleElement,
+    Opcode::kCopyStart,
+    Opcode::kCopyDone,
+    Opcode::kGetDimensionSize,
+    Opcode::kSetDimensionSize,
+    Opcode::kConstant,
     Opcode::kParameter,
 };
 

@@ -263,13 +263,12 @@ absl::Status HloTextParser::ParseOperands(Instruction* instruction) {
     absl::StatusOr<Instruction*> operand = LookupInstruction(name, offset);
     if (!operand.ok()) return operand.status();
     if (declared != nullptr && !declared->Compatible((*operand)->shape())) {
-      return ErrorAt(shape_offset,
-                     absl::StrCat("the declared operand shape ",
-                                  declared->ToString(false),
-                                  " is not compatible with the shape of "
-                                  "operand '",
-                                  name, "', ",
-                                  (*operand)->shape().ToString(false)));
+      return ErrorAt(
+          shape_offset,
+          absl::StrCat("the declared operand shape ", declared->ToString(false),
+                       " is not compatible with the shape of "
+                       "operand '",
+                       name, "', ", (*operand)->shape().ToString(false)));
     }
     instruction->AppendOperand(*operand);
     if (absl::Status s = Skip(); !s.ok()) return s;
