@@ -1,12 +1,8 @@
 // For every module in compiler/text/testdata/*.hlo: parse -> print -> parse
 // -> print is a fixpoint and both parses give equal modules.
-#include <dirent.h>
 
 #include <algorithm>
-#include <cstdlib>
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -20,34 +16,11 @@
 namespace kiln {
 namespace {
 
-std::string TestdataDir() {
-  const char* srcdir = std::getenv("TEST_SRCDIR");
-  const char* workspace = std::getenv("TEST_WORKSPACE");
-  if (srcdir == nullptr) return "compiler/text/testdata";
-  return absl::StrCat(srcdir, "/", workspace == nullptr ? "kiln" : workspace,
-                      "/compiler/text/testdata");
-}
+std::string TestdataDir() { return RunfilesDir("compiler/text/testdata"); }
 
-std::vector<std::string> HloFiles() {
-  std::vector<std::string> files;
-  const std::string dir = TestdataDir();
-  DIR* handle = opendir(dir.c_str());
-  if (handle == nullptr) return files;
-  while (dirent* entry = readdir(handle)) {
-    const std::string name = entry->d_name;
-    if (absl::EndsWith(name, ".hlo")) files.push_back(dir + "/" + name);
-  }
-  closedir(handle);
-  std::sort(files.begin(), files.end());
-  return files;
-}
+std::vector<std::string> HloFiles() { return HloFilesIn(TestdataDir()); }
 
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
+std::string ReadFile(const std::string& path) { return ReadWholeFile(path); }
 
 TEST(RoundtripTest, CorpusIsPresent) {
   EXPECT_FALSE(HloFiles().empty()) << "no .hlo files under " << TestdataDir();

@@ -1,7 +1,14 @@
 #include "compiler/text/text_test_util.h"
 
+#include <dirent.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 
 namespace kiln {
@@ -79,6 +86,34 @@ std::string ModuleDifference(const Module& a, const Module& b) {
     return "entry computation";
   }
   return "";
+}
+
+std::string RunfilesDir(const std::string& package) {
+  const char* srcdir = std::getenv("TEST_SRCDIR");
+  const char* workspace = std::getenv("TEST_WORKSPACE");
+  if (srcdir == nullptr) return package;
+  return absl::StrCat(srcdir, "/", workspace == nullptr ? "kiln" : workspace,
+                      "/", package);
+}
+
+std::vector<std::string> HloFilesIn(const std::string& dir) {
+  std::vector<std::string> files;
+  DIR* handle = opendir(dir.c_str());
+  if (handle == nullptr) return files;
+  while (dirent* entry = readdir(handle)) {
+    const std::string name = entry->d_name;
+    if (absl::EndsWith(name, ".hlo")) files.push_back(dir + "/" + name);
+  }
+  closedir(handle);
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::string ReadWholeFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
 }
 
 }  // namespace kiln

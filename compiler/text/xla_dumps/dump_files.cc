@@ -1,46 +1,20 @@
 #include "compiler/text/xla_dumps/dump_files.h"
 
-#include <dirent.h>
-
 #include <algorithm>
-#include <cstdlib>
-#include <fstream>
 #include <sstream>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "compiler/text/text_test_util.h"
 
 namespace kiln {
 
-std::string DumpDir() {
-  const char* srcdir = std::getenv("TEST_SRCDIR");
-  const char* workspace = std::getenv("TEST_WORKSPACE");
-  if (srcdir == nullptr) return "compiler/text/xla_dumps";
-  return absl::StrCat(srcdir, "/", workspace == nullptr ? "kiln" : workspace,
-                      "/compiler/text/xla_dumps");
-}
+std::string DumpDir() { return RunfilesDir("compiler/text/xla_dumps"); }
 
-std::vector<std::string> DumpFiles() {
-  std::vector<std::string> files;
-  const std::string dir = DumpDir();
-  DIR* handle = opendir(dir.c_str());
-  if (handle == nullptr) return files;
-  while (dirent* entry = readdir(handle)) {
-    const std::string name = entry->d_name;
-    if (absl::EndsWith(name, ".hlo")) files.push_back(dir + "/" + name);
-  }
-  closedir(handle);
-  std::sort(files.begin(), files.end());
-  return files;
-}
+std::vector<std::string> DumpFiles() { return HloFilesIn(DumpDir()); }
 
-std::string ReadDump(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
+std::string ReadDump(const std::string& path) { return ReadWholeFile(path); }
 
 std::string BaseName(const std::string& path) {
   const size_t slash = path.find_last_of('/');
