@@ -27,6 +27,12 @@ struct ParseOptions {
   bool allow_elided_constants = false;
   // Deepest nesting of braces/parentheses accepted (stack safety).
   int max_nesting_depth = 256;
+  // Check every declared shape against the op's shape rule (client form:
+  // implicit broadcasting allowed), failing at the first mismatch. Off for
+  // tools that want every error of a module at once (`kiln verify` parses
+  // without it and runs the verifier). Shapes the text omits are inferred
+  // either way.
+  bool check_shapes = true;
 };
 
 absl::StatusOr<std::unique_ptr<Module>> ParseModule(
