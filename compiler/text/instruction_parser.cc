@@ -97,18 +97,35 @@ absl::StatusOr<Instruction*> HloTextParser::ParseInstruction(
   if (absl::Status s = Expect('=', "after the instruction name"); !s.ok()) {
     return s;
   }
-  // Used straight from the cache: one copy, into the instruction.
-  absl::StatusOr<const Shape*> shape = ParseShapeCached();
-  if (!shape.ok()) return shape.status();
   if (absl::Status s = Skip(); !s.ok()) return s;
+  // XLA lets the shape be left out where the op determines it ("x = add(a,
+  // b)"); it is inferred once the module is read.
+  const bool shape_omitted = !AtShape(lexer_);
+  const Shape* shape = nullptr;
+  if (!shape_omitted) {
+    // Used straight from the cache: one copy, into the instruction.
+    absl::StatusOr<const Shape*> parsed = ParseShapeCached();
+    if (!parsed.ok()) return parsed.status();
+    shape = *parsed;
+    if (absl::Status s = Skip(); !s.ok()) return s;
+  }
   const size_t opcode_offset = lexer_.pos();
   std::optional<AsyncSugar> sugar;
   absl::StatusOr<Opcode> opcode = ParseOpcode(&sugar);
   if (!opcode.ok()) return opcode.status();
+  if (shape_omitted && (sugar.has_value() || !ShapeMayBeOmitted(*opcode))) {
+    return ErrorAt(
+        opcode_offset,
+        absl::StrCat("the shape of '", name,
+                     "' must be written before the opcode: the "
+                     "shape of ",
+                     OpcodeName(*opcode), " cannot be inferred (as in XLA)"));
+  }
 
-  auto instruction =
-      std::make_unique<Instruction>(*opcode, **shape, std::string(name));
+  auto instruction = std::make_unique<Instruction>(
+      *opcode, shape_omitted ? Shape::Tuple({}) : *shape, std::string(name));
   instruction->mutable_shape()->SetDefaultLayoutIfMissing();
+  if (shape_omitted) omitted_shapes_.insert(instruction.get());
   const LineColumn position = lexer_.Position(name_offset);
   instruction->location.file = options_.filename;
   instruction->location.line = position.line;
@@ -262,7 +279,10 @@ absl::Status HloTextParser::ParseOperands(Instruction* instruction) {
     if (name.empty()) return ErrorAt(offset, "expected an operand name");
     absl::StatusOr<Instruction*> operand = LookupInstruction(name, offset);
     if (!operand.ok()) return operand.status();
-    if (declared != nullptr && !declared->Compatible((*operand)->shape())) {
+    if (declared != nullptr && omitted_shapes_.contains(*operand)) {
+      deferred_operand_checks_.push_back({*declared, *operand, shape_offset});
+    } else if (declared != nullptr &&
+               !declared->Compatible((*operand)->shape())) {
       return ErrorAt(
           shape_offset,
           absl::StrCat("the declared operand shape ", declared->ToString(false),

@@ -284,6 +284,7 @@ absl::StatusOr<std::unique_ptr<Module>> HloTextParser::Run() {
   }
   if (absl::Status s = ResolveComputationRefs(); !s.ok()) return s;
   if (absl::Status s = CheckForCallCycles(); !s.ok()) return s;
+  if (absl::Status s = InferAndCheckShapes(); !s.ok()) return s;
   FillMissingEntryComputationLayout(module_.get());
   return std::move(module_);
 }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -109,6 +110,13 @@ class HloTextParser {
   absl::Status ResolveComputationRefs();
   absl::Status CheckForCallCycles();
 
+  // parser_shapes.cc: once every computation is resolved, callees first,
+  // infers the shapes the text omitted and (ParseOptions::check_shapes)
+  // checks every declared shape against the op's rule.
+  absl::Status InferAndCheckShapes();
+  absl::Status InferOrCheckShape(Instruction* instruction);
+  absl::Status CheckDeferredOperandShapes();
+
   // instruction_parser.cc
   // The opcode at the cursor; sets `*sugar` for "<op>-start" and the like.
   absl::StatusOr<Opcode> ParseOpcode(std::optional<AsyncSugar>* sugar);
@@ -181,7 +189,24 @@ class HloTextParser {
   // added once it belongs to the computation.
   std::vector<Instruction*> control_predecessors_;
   Computation* current_computation_ = nullptr;
+
+  // Instructions whose text omitted the shape (XLA allows it where the
+  // operands and attributes determine it); inferred by InferAndCheckShapes.
+  absl::flat_hash_set<const Instruction*> omitted_shapes_;
+  // Long-form operands ("f32[2] x") naming an instruction whose shape is
+  // omitted: checked once that shape is inferred.
+  struct DeferredOperandCheck {
+    Shape declared;  // A copy: shape-cache entries move on rehash.
+    const Instruction* operand = nullptr;
+    size_t offset = 0;
+  };
+  std::vector<DeferredOperandCheck> deferred_operand_checks_;
 };
+
+// True for the ops whose result shape the text may leave out (the operands
+// and attributes determine it); the same set as XLA's parser accepts, plus
+// Kiln's extra unary math ops.
+bool ShapeMayBeOmitted(Opcode opcode);
 
 }  // namespace text_internal
 }  // namespace kiln
