@@ -3,6 +3,8 @@
 // Properties checked on every input:
 //   - parsing never crashes, leaks or allocates without bound (the sanitizers
 //     and libFuzzer's -rss_limit_mb/-malloc_limit_mb catch those);
+//   - verifying (client and strict form) never crashes, and a module the
+//     verifier accepts also parses with the parser's shape checks on;
 //   - whatever parses prints to text that parses back, and printing that
 //     gives the same text again: print(parse(print(m))) == print(m);
 //   - the same for a single shape (ParseShape / Shape::ToString).
@@ -36,17 +38,30 @@ constexpr int64_t kMaxFuzzLiteralBytes = 1 << 20;
 }
 
 void CheckModuleRoundTrip(absl::string_view text) {
+  // Parsed without the shape checks, so that modules breaking a shape rule
+  // still reach the verifier and the printer.
   ParseOptions options;
   options.filename = "<fuzz>";
   options.max_literal_bytes = kMaxFuzzLiteralBytes;
+  options.check_shapes = false;
   absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(text, options);
   if (!module.ok()) return;  // Rejecting bad input cleanly is fine.
   // Verifying whatever parses must never crash; errors are fine. Both forms
   // run, since strict form takes other paths through the shape rules.
   VerifyOptions verify;
-  VerifyModuleReport(**module, verify);
+  const bool verifies = VerifyModuleReport(**module, verify).ok();
   verify.form = ShapeForm::kStrict;
   VerifyModuleReport(**module, verify);
+  // The parser's shape checks are a subset of the verifier's: a module the
+  // verifier accepts must parse with them on.
+  ParseOptions checked = options;
+  checked.check_shapes = true;
+  absl::StatusOr<std::unique_ptr<Module>> checked_module =
+      ParseModule(text, checked);
+  if (verifies && !checked_module.ok()) {
+    Fail("the verifier accepts a module the checked parse rejects", text,
+         checked_module.status().message());
+  }
   std::string printed = PrintModule(**module);
   options.filename = "<fuzz print>";
   absl::StatusOr<std::unique_ptr<Module>> reparsed =
