@@ -92,6 +92,13 @@ XlaOp XlaBuilder::AddInstruction(Opcode opcode,
                                  std::optional<Shape> declared) {
   const std::string base(OpcodeName(opcode));
   if (!CheckOperands(operands, base).ok()) return XlaOp();
+  if (declared.has_value()) {
+    if (absl::Status valid = declared->Validate(); !valid.ok()) {
+      return ReportError(absl::InvalidArgumentError(
+          absl::StrCat(base, ": the requested shape ", declared->ToString(),
+                       " is invalid: ", valid.message())));
+    }
+  }
   auto instruction = std::make_unique<Instruction>(
       opcode, declared.has_value() ? *declared : Shape::Tuple({}),
       FreshName(base));

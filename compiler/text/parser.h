@@ -38,6 +38,13 @@ struct ParseOptions {
 absl::StatusOr<std::unique_ptr<Module>> ParseModule(
     absl::string_view text, const ParseOptions& options = {});
 
+// A whole literal: its shape, then its value, as XLA prints literals:
+// "f32[2] {1, 2}", "f32[2]{1,2}", "f32[2]{0} {1, 2}" (a brace group after
+// the dimensions is a layout only when a value follows), "pred[] true",
+// "(f32[], s32[2]) (1.5, {1, 2})". Literals over `max_bytes` are refused.
+absl::StatusOr<Literal> ParseLiteral(
+    absl::string_view text, int64_t max_bytes = kDefaultMaxLiteralBytes);
+
 // A single shape, e.g. "f32[2,<=3]{1,0:T(8,128)}" or "(s32[], token[])".
 absl::StatusOr<Shape> ParseShape(absl::string_view text);
 

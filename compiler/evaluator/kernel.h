@@ -1,0 +1,133 @@
+// The interface between the evaluator's driver (evaluator.cc) and the
+// kernels of each op family. A kernel computes one instruction's value from
+// its operands' values; the family files register their kernels in the
+// table below, so that an op's kernel sits next to its siblings and no
+// file holds a switch over every opcode.
+#ifndef KILN_COMPILER_EVALUATOR_KERNEL_H_
+#define KILN_COMPILER_EVALUATOR_KERNEL_H_
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <random>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "compiler/evaluator/evaluator.h"
+#include "compiler/ir/computation.h"
+#include "compiler/ir/instruction.h"
+#include "compiler/ir/literal.h"
+#include "compiler/ir/module.h"
+#include "compiler/ir/opcode.h"
+
+namespace kiln {
+namespace eval {
+
+class CollectiveHub;  // collective_hub.h: the simulated devices' rendezvous.
+
+// Which simulated device an evaluation runs on.
+struct DeviceId {
+  int64_t replica = 0;
+  int64_t partition = 0;
+};
+
+// Mutable state of one device's evaluation that outlives single ops.
+struct EvalState {
+  // Behind `rng` (uniform/normal); seeded from EvalOptions::rng_seed.
+  std::mt19937_64 generator;
+  // rng-get-and-update-state's counter.
+  uint64_t rng_state = 0;
+  // Values sent on each channel and not yet received (send/recv on one
+  // device, e.g. host transfers).
+  absl::flat_hash_map<int64_t, std::deque<Literal>> channels;
+};
+
+class EvalContext {
+ public:
+  EvalContext(const Module& module, const EvalOptions& options,
+              DeviceId device = {}, CollectiveHub* hub = nullptr);
+
+  const Module& module() const { return module_; }
+  const EvalOptions& options() const { return options_; }
+  DeviceId device() const { return device_; }
+  // Null when only one device is simulated.
+  CollectiveHub* collectives() const { return hub_; }
+  EvalState& state() { return state_; }
+
+  // Runs `computation` on `arguments` (a combiner, a comparator, a loop
+  // body, a branch, a fused computation, ...). Errors inside carry the
+  // failing instruction's name.
+  absl::StatusOr<Literal> Call(const Computation& computation,
+                               absl::Span<const Literal* const> arguments);
+
+  // A zero-filled literal of `shape` for `instruction`'s value; refuses
+  // sizes over EvalOptions::max_literal_bytes with an error naming it.
+  absl::StatusOr<Literal> NewLiteral(const Instruction& instruction,
+                                     const Shape& shape);
+  // The same for the instruction's own shape.
+  absl::StatusOr<Literal> NewResult(const Instruction& instruction) {
+    return NewLiteral(instruction, instruction.shape());
+  }
+
+ private:
+  absl::StatusOr<Literal> RunInstructions(
+      const Computation& computation, absl::Span<Instruction* const> order,
+      absl::Span<const Literal* const> arguments);
+
+  const Module& module_;
+  const EvalOptions& options_;
+  DeviceId device_;
+  CollectiveHub* hub_;
+  EvalState state_;
+  int call_depth_ = 0;
+};
+
+// "file:line:col: error: <name>: <message>" (location left out when
+// unknown). Every kernel error goes through this.
+absl::Status KernelError(const Instruction& instruction,
+                         absl::string_view message);
+
+// Computes `instruction`'s value. `operands[i]` is operand i's value.
+using Kernel = absl::StatusOr<Literal> (*)(
+    const Instruction& instruction, absl::Span<const Literal* const> operands,
+    EvalContext& context);
+
+class KernelTable {
+ public:
+  void Set(Opcode opcode, Kernel kernel) {
+    kernels_[static_cast<int>(opcode)] = kernel;
+  }
+  // Null when no family registered one.
+  Kernel Find(Opcode opcode) const {
+    return kernels_[static_cast<int>(opcode)];
+  }
+
+ private:
+  std::array<Kernel, kOpcodeCount> kernels_{};
+};
+
+// The table every family has filled in (kernel_registry.cc).
+const KernelTable& Kernels();
+
+// One registration function per family file; each sets its ops' kernels.
+void RegisterStructuralKernels(KernelTable* table);   // structural_kernels.cc
+void RegisterElementwiseKernels(KernelTable* table);  // elementwise_kernels.cc
+void RegisterConversionKernels(KernelTable* table);   // conversion_kernels.cc
+void RegisterDataMovementKernels(
+    KernelTable* table);                            // data_movement_kernels.cc
+void RegisterIndexingKernels(KernelTable* table);   // indexing_kernels.cc
+void RegisterReductionKernels(KernelTable* table);  // reduction_kernels.cc
+void RegisterControlFlowKernels(KernelTable* table);  // control_flow_kernels.cc
+void RegisterLinalgKernels(KernelTable* table);       // linalg_kernels.cc
+void RegisterConvolutionKernels(KernelTable* table);  // convolution_kernels.cc
+void RegisterRandomKernels(KernelTable* table);       // random_kernels.cc
+void RegisterCollectiveKernels(KernelTable* table);   // collective_kernels.cc
+void RegisterIoKernels(KernelTable* table);  // io_kernels.cc (custom-call too)
+
+}  // namespace eval
+}  // namespace kiln
+
+#endif  // KILN_COMPILER_EVALUATOR_KERNEL_H_

@@ -1,0 +1,55 @@
+#include "compiler/evaluator/testing/eval_test_util.h"
+
+#include <memory>
+
+#include "absl/strings/str_cat.h"
+#include "compiler/ir/literal_text.h"
+#include "compiler/text/parser.h"
+
+namespace kiln {
+namespace eval_test {
+
+absl::StatusOr<Literal> Run(absl::string_view hlo,
+                            const std::vector<std::string>& arguments,
+                            const EvalOptions& options) {
+  ParseOptions parse_options;
+  parse_options.filename = "test.hlo";
+  absl::StatusOr<std::unique_ptr<Module>> module =
+      ParseModule(hlo, parse_options);
+  if (!module.ok()) return module.status();
+  std::vector<Literal> values;
+  for (const std::string& text : arguments) {
+    absl::StatusOr<Literal> value = ParseLiteral(text);
+    if (!value.ok()) return value.status();
+    values.push_back(*std::move(value));
+  }
+  return Evaluate(**module, values, options);
+}
+
+std::string LiteralText(const Literal& literal) {
+  return absl::StrCat(literal.shape().ToString(/*print_layout=*/false), " ",
+                      LiteralValueToString(literal));
+}
+
+std::string RunToText(absl::string_view hlo,
+                      const std::vector<std::string>& arguments,
+                      const EvalOptions& options) {
+  absl::StatusOr<Literal> result = Run(hlo, arguments, options);
+  if (!result.ok()) return absl::StrCat("error: ", result.status().message());
+  return LiteralText(*result);
+}
+
+std::string EntryModule(const std::vector<std::string>& parameter_shapes,
+                        absl::string_view body, absl::string_view prelude) {
+  std::string text =
+      absl::StrCat("HloModule test\n\n", prelude, "\n\nENTRY e {\n");
+  for (size_t i = 0; i < parameter_shapes.size(); ++i) {
+    absl::StrAppend(&text, "  p", i, " = ", parameter_shapes[i], " parameter(",
+                    i, ")\n");
+  }
+  absl::StrAppend(&text, "  ", body, "\n}\n");
+  return text;
+}
+
+}  // namespace eval_test
+}  // namespace kiln
