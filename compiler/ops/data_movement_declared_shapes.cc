@@ -87,12 +87,17 @@ absl::StatusOr<Shape> DynamicReshapeShape(const Instruction& instruction,
   absl::StatusOr<const Shape*> operand = ArrayOperand(instruction, 0, section);
   if (!operand.ok()) return operand.status();
   const Shape& out = instruction.shape();
-  if (!out.IsArray() || out.element_type() != (*operand)->element_type() ||
-      out.rank() != instruction.operand_count() - 1) {
+  if (!out.IsArray() || out.element_type() != (*operand)->element_type()) {
     return RuleError(instruction,
                      absl::StrCat("declared result ", ShapeText(out),
-                                  " must be an array of the operand's type "
-                                  "with one size operand per dimension (",
+                                  " must be an array of the operand's type ",
+                                  ElementTypeName((*operand)->element_type())),
+                     section);
+  }
+  if (out.rank() != instruction.operand_count() - 1) {
+    return RuleError(instruction,
+                     absl::StrCat("declared result ", ShapeText(out),
+                                  " needs one size operand per dimension (",
                                   instruction.operand_count() - 1, " given)"),
                      section);
   }

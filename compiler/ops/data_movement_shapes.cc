@@ -165,6 +165,14 @@ absl::StatusOr<Shape> ConcatenateShape(const Instruction& instruction,
                                   " must name exactly one dimension"),
                      section);
   }
+  if ((*first)->rank() == 0) {
+    return RuleError(
+        instruction,
+        absl::StrCat("operand 0 is the scalar ", ShapeText(**first),
+                     "; 0-dimensional values cannot be "
+                     "concatenated"),
+        section);
+  }
   KILN_RULE_RETURN_IF_ERROR(CheckDimsInRange(instruction, "dimensions", **dims,
                                              (*first)->rank(), section));
   const int64_t axis = (**dims)[0];
@@ -173,8 +181,16 @@ absl::StatusOr<Shape> ConcatenateShape(const Instruction& instruction,
     absl::StatusOr<const Shape*> next = ArrayOperand(instruction, i, section);
     if (!next.ok()) return next.status();
     const Shape& shape = **next;
-    bool compatible = shape.element_type() == result.element_type() &&
-                      shape.rank() == result.rank();
+    if (shape.rank() != result.rank()) {
+      return RuleError(
+          instruction,
+          absl::StrCat("operand ", i, " ", ShapeText(shape), " has rank ",
+                       shape.rank(), " but operand 0 ", ShapeText(**first),
+                       " has rank ", result.rank(),
+                       "; concatenated arrays need one rank"),
+          section);
+    }
+    bool compatible = shape.element_type() == result.element_type();
     for (int64_t d = 0; compatible && d < shape.rank(); ++d) {
       compatible = d == axis || shape.dimension(d) == result.dimension(d);
     }

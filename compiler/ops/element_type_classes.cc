@@ -49,11 +49,14 @@ absl::Status CheckElementClasses(const Instruction& instruction,
                                  absl::string_view spec_section) {
   const Shape& shape = instruction.operand(operand)->shape();
   if (InClasses(shape.element_type(), classes)) return absl::OkStatus();
-  return RuleError(instruction,
-                   absl::StrCat(OpcodeName(instruction.opcode()), " expects a ",
-                                ClassesText(classes), " element type, got ",
-                                ShapeText(shape), " for operand ", operand),
-                   spec_section);
+  const std::string text = ClassesText(classes);
+  const bool vowel = !text.empty() && (text[0] == 'i' || text[0] == 'u');
+  return RuleError(
+      instruction,
+      absl::StrCat(OpcodeName(instruction.opcode()), " expects ",
+                   vowel ? "an " : "a ", text, " element type, got ",
+                   ShapeText(shape), " for operand ", operand),
+      spec_section);
 }
 
 }  // namespace ops_internal

@@ -86,7 +86,7 @@ TEST(ElementwiseShapeTest, IntegralOnlyUnaryOps) {
     EXPECT_EQ(Unary(op, "s32[5]"), "s32[5]") << op;
     EXPECT_EQ(Unary(op, "u8[5]"), "u8[5]") << op;
     EXPECT_THAT(Unary(op, "f32[5]"),
-                HasSubstr("expects a integral element type"))
+                HasSubstr("expects an integral element type"))
         << op;
     EXPECT_THAT(Unary(op, "pred[5]"), HasSubstr("integral")) << op;
   }
@@ -167,7 +167,7 @@ TEST(ElementwiseShapeTest, BinaryElementTypeClasses) {
        {"shift-left", "shift-right-arithmetic", "shift-right-logical"}) {
     EXPECT_EQ(Binary(op, "s64[2]", "s64[2]"), "s64[2]") << op;
     EXPECT_THAT(Binary(op, "f32[2]", "f32[2]"),
-                HasSubstr("expects a integral element type"))
+                HasSubstr("expects an integral element type"))
         << op;
     EXPECT_THAT(Binary(op, "pred[2]", "pred[2]"), HasSubstr("integral")) << op;
   }

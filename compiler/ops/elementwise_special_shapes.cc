@@ -171,6 +171,24 @@ absl::StatusOr<ElementType> TargetType(const Instruction& instruction,
   return type;
 }
 
+// "The dimensions of the operand and the target shape must match": the
+// declared result, which names the target type, must have `result`'s
+// dimensions.
+absl::StatusOr<Shape> CheckDeclaredDims(const Instruction& instruction,
+                                        Shape result,
+                                        absl::string_view section) {
+  const Shape& declared = instruction.shape();
+  if (declared.dimensions() == result.dimensions()) return result;
+  return RuleError(
+      instruction,
+      absl::StrCat("declared result ", ShapeText(declared),
+                   " must have the "
+                   "dimensions ",
+                   DimsToString(result.dimensions()), " that operand ",
+                   ShapeText(instruction.operand(0)->shape()), " gives"),
+      section);
+}
+
 absl::StatusOr<Shape> ConvertShape(const Instruction& instruction, ShapeForm) {
   const std::string section = Section("ConvertElementType");
   KILN_RULE_RETURN_IF_ERROR(CheckArrays(instruction, {0}, section));
@@ -184,7 +202,8 @@ absl::StatusOr<Shape> ConvertShape(const Instruction& instruction, ShapeForm) {
                                   " is not defined; use real or imag"),
                      section);
   }
-  return WithElementType(operand, *target);
+  return CheckDeclaredDims(instruction, WithElementType(operand, *target),
+                           section);
 }
 
 absl::StatusOr<Shape> BitcastConvertShape(const Instruction& instruction,
@@ -197,7 +216,9 @@ absl::StatusOr<Shape> BitcastConvertShape(const Instruction& instruction,
   const int from_bits = BitWidth(operand.element_type());
   const int to_bits = BitWidth(*target);
   Shape result = WithElementType(operand, *target);
-  if (from_bits == to_bits) return result;
+  if (from_bits == to_bits) {
+    return CheckDeclaredDims(instruction, std::move(result), section);
+  }
   const int wide = std::max(from_bits, to_bits);
   const int narrow = std::min(from_bits, to_bits);
   if (wide % narrow != 0) {
@@ -226,12 +247,17 @@ absl::StatusOr<Shape> BitcastConvertShape(const Instruction& instruction,
     dims.pop_back();
     dynamic.pop_back();
   }
-  return Shape::DynamicArray(*target, std::move(dims), std::move(dynamic));
+  return CheckDeclaredDims(
+      instruction,
+      Shape::DynamicArray(*target, std::move(dims), std::move(dynamic)),
+      Section("Bitcast-converting to primitive type of different width"));
 }
 
 absl::StatusOr<Shape> StochasticConvertShape(const Instruction& instruction,
                                              ShapeForm) {
-  const std::string section = "operation_semantics.md, StochasticConvert";
+  // operation_semantics.md has no StochasticConvert section; Kiln follows
+  // XLA.
+  const std::string section = "XLA semantics, StochasticConvert";
   KILN_RULE_RETURN_IF_ERROR(CheckArrays(instruction, {0, 1}, section));
   KILN_RULE_RETURN_IF_ERROR(
       CheckElementClasses(instruction, 0, kFloatClass, section));
@@ -256,7 +282,8 @@ absl::StatusOr<Shape> StochasticConvertShape(const Instruction& instruction,
                                   ElementTypeName(*target)),
                      section);
   }
-  return WithElementType(operand, *target);
+  return CheckDeclaredDims(instruction, WithElementType(operand, *target),
+                           section);
 }
 
 absl::StatusOr<Shape> ReducePrecisionShape(const Instruction& instruction,

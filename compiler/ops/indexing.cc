@@ -74,10 +74,12 @@ absl::StatusOr<Shape> DynamicSliceShape(const Instruction& instruction,
   for (int64_t i = 0; i < (*operand)->rank(); ++i) {
     const int64_t size = (**sizes)[i];
     const int64_t bound = (*operand)->dimension(i);
-    if (size < 0 || (bound >= 0 && size > bound)) {
+    // The spec: "Each value must be strictly greater than zero" and at most
+    // the dimension size.
+    if (size <= 0 || (bound >= 0 && size > bound)) {
       return RuleError(instruction,
                        absl::StrCat("dynamic_slice_sizes[", i, "]=", size,
-                                    " must be in [0, ", bound, "]"),
+                                    " must be in [1, ", bound, "]"),
                        kDynamicSlice);
     }
   }
@@ -103,6 +105,16 @@ absl::StatusOr<Shape> DynamicUpdateSliceShape(const Instruction& instruction,
                      s);
   }
   for (int64_t i = 0; i < op.rank(); ++i) {
+    // The spec: "Each dimension of update shape must be strictly greater
+    // than zero".
+    if (up.dimension(i) == 0) {
+      return RuleError(instruction,
+                       absl::StrCat("update ", ShapeText(up),
+                                    " has size 0 in "
+                                    "dimension ",
+                                    i, "; update dimensions must be positive"),
+                       s);
+    }
     if (op.dimension(i) >= 0 && up.dimension(i) > op.dimension(i)) {
       return RuleError(
           instruction,

@@ -221,7 +221,7 @@ TEST(ScatterShapeTest, RejectsCombinerAndOperandCount) {
 TEST(DynamicSliceShapeTest, RejectsBadSizesAndIndices) {
   EXPECT_THAT(InferError(Module("f32[2,5] dynamic-slice(operand, i0, i1), "
                                 "dynamic_slice_sizes={2,5}")),
-              HasSubstr("dynamic_slice_sizes[1]=5 must be in [0, 4]"));
+              HasSubstr("dynamic_slice_sizes[1]=5 must be in [1, 4]"));
   EXPECT_THAT(InferError(Module("f32[2] dynamic-slice(operand, i0, i1), "
                                 "dynamic_slice_sizes={2}")),
               HasSubstr("dynamic_slice_sizes has 1 entries"));
