@@ -1,11 +1,18 @@
 #include "compiler/builder/builder.h"
 
+#include <atomic>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "compiler/ops/shape_inference.h"
 
 namespace kiln {
+
+XlaComputation::XlaComputation(std::unique_ptr<Module> module)
+    : module_(std::move(module)) {
+  static std::atomic<uint64_t> next_id{1};
+  id_ = next_id.fetch_add(1);
+}
 
 std::vector<Shape> XlaComputation::parameter_shapes() const {
   std::vector<Shape> shapes;
@@ -167,7 +174,7 @@ absl::StatusOr<Computation*> XlaBuilder::ImportComputation(
     const XlaComputation& computation) {
   if (!first_error_.ok()) return first_error_;
   for (const auto& [source, copy] : imported_) {
-    if (source == &computation.module()) return copy;
+    if (source == computation.id()) return copy;
   }
   // Callees first, so that every copy's calls can be remapped to copies.
   absl::StatusOr<std::vector<Computation*>> order =
@@ -188,7 +195,7 @@ absl::StatusOr<Computation*> XlaBuilder::ImportComputation(
     copies.emplace_back(source, module_->AddComputation(std::move(copy)));
   }
   Computation* entry = copies.back().second;
-  imported_.emplace_back(&computation.module(), entry);
+  imported_.emplace_back(computation.id(), entry);
   return entry;
 }
 

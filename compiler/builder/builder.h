@@ -65,8 +65,7 @@ class XlaOp {
 // another builder (Reduce, Map, While, ...) copies it into that builder.
 class XlaComputation {
  public:
-  explicit XlaComputation(std::unique_ptr<Module> module)
-      : module_(std::move(module)) {}
+  explicit XlaComputation(std::unique_ptr<Module> module);
   XlaComputation(XlaComputation&&) = default;
   XlaComputation& operator=(XlaComputation&&) = default;
 
@@ -76,9 +75,14 @@ class XlaComputation {
   const Shape& result_shape() const;
   // Ownership of the module, e.g. to print it or run passes on it.
   std::unique_ptr<Module> TakeModule() { return std::move(module_); }
+  // Unique per built computation in the process (moves keep it): builders
+  // import each computation once, keyed by this rather than by address,
+  // which a temporary's successor may reuse.
+  uint64_t id() const { return id_; }
 
  private:
   std::unique_ptr<Module> module_;
+  uint64_t id_;
 };
 
 class XlaBuilder {
@@ -157,7 +161,7 @@ class XlaBuilder {
   Instruction* last_ = nullptr;
   absl::Status first_error_;
   int64_t sub_builder_count_ = 0;
-  std::vector<std::pair<const Module*, Computation*>> imported_;
+  std::vector<std::pair<uint64_t, Computation*>> imported_;
   absl::flat_hash_map<std::string, int64_t> name_counts_;
 };
 

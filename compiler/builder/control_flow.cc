@@ -1,0 +1,132 @@
+#include "compiler/builder/control_flow.h"
+
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "compiler/ir/attributes.h"
+
+namespace kiln {
+namespace {
+
+constexpr absl::string_view kConditional =
+    "operation_semantics.md, Conditional";
+
+// The builder's copy of `computation`, or null with the error recorded.
+Computation* Import(XlaBuilder* builder, const XlaComputation& computation) {
+  absl::StatusOr<Computation*> imported =
+      builder->ImportComputation(computation);
+  if (!imported.ok()) {
+    builder->ReportError(imported.status());
+    return nullptr;
+  }
+  return *imported;
+}
+
+bool IsPredScalar(XlaOp op) {
+  return op.valid() && op.instruction()->shape().IsScalar() &&
+         op.instruction()->shape().element_type() == ElementType::kPred;
+}
+
+absl::Status ConditionalError(absl::string_view what) {
+  return absl::InvalidArgumentError(
+      absl::StrCat("conditional: ", what, " (", kConditional, ")"));
+}
+
+}  // namespace
+
+XlaOp While(const XlaComputation& condition, const XlaComputation& body,
+            XlaOp init) {
+  XlaBuilder* builder = XlaBuilder::BuilderOf({init});
+  if (builder == nullptr) return XlaOp();
+  Computation* condition_copy = Import(builder, condition);
+  Computation* body_copy = Import(builder, body);
+  if (condition_copy == nullptr || body_copy == nullptr) return XlaOp();
+  AttributeMap attrs;
+  attrs.Set("condition", condition_copy);
+  attrs.Set("body", body_copy);
+  return builder->AddInstruction(Opcode::kWhile, {init}, std::move(attrs));
+}
+
+XlaOp Conditional(XlaOp predicate, XlaOp true_operand,
+                  const XlaComputation& true_computation, XlaOp false_operand,
+                  const XlaComputation& false_computation) {
+  XlaBuilder* builder =
+      XlaBuilder::BuilderOf({predicate, true_operand, false_operand});
+  if (builder == nullptr) return XlaOp();
+  Computation* on_true = Import(builder, true_computation);
+  Computation* on_false = Import(builder, false_computation);
+  if (on_true == nullptr || on_false == nullptr) return XlaOp();
+  AttributeMap attrs;
+  attrs.Set("true_computation", on_true);
+  attrs.Set("false_computation", on_false);
+  return builder->AddInstruction(Opcode::kConditional,
+                                 {predicate, true_operand, false_operand},
+                                 std::move(attrs));
+}
+
+XlaOp Conditional(XlaOp branch_index,
+                  absl::Span<const XlaComputation* const> branch_computations,
+                  absl::Span<const XlaOp> branch_operands) {
+  std::vector<XlaOp> operands = {branch_index};
+  operands.insert(operands.end(), branch_operands.begin(),
+                  branch_operands.end());
+  XlaBuilder* builder = XlaBuilder::BuilderOf(operands);
+  if (builder == nullptr) return XlaOp();
+  if (branch_computations.empty() ||
+      branch_computations.size() != branch_operands.size()) {
+    return builder->ReportError(ConditionalError(absl::StrCat(
+        branch_computations.size(), " branch computations and ",
+        branch_operands.size(),
+        " branch operands; N >= 1 branches need one operand each")));
+  }
+  if (IsPredScalar(branch_index) && branch_computations.size() == 2 &&
+      branch_computations[0] != nullptr && branch_computations[1] != nullptr) {
+    return Conditional(branch_index, branch_operands[0],
+                       *branch_computations[0], branch_operands[1],
+                       *branch_computations[1]);
+  }
+  ComputationList branches;
+  for (size_t i = 0; i < branch_computations.size(); ++i) {
+    if (branch_computations[i] == nullptr) {
+      return builder->ReportError(
+          ConditionalError(absl::StrCat("branch computation ", i, " is null")));
+    }
+    Computation* branch = Import(builder, *branch_computations[i]);
+    if (branch == nullptr) return XlaOp();
+    branches.push_back(branch);
+  }
+  AttributeMap attrs;
+  attrs.Set("branch_computations", std::move(branches));
+  return builder->AddInstruction(Opcode::kConditional, operands,
+                                 std::move(attrs));
+}
+
+XlaOp Call(XlaBuilder* builder, const XlaComputation& computation,
+           absl::Span<const XlaOp> operands) {
+  if (builder == nullptr) return XlaOp();
+  Computation* to_apply = Import(builder, computation);
+  if (to_apply == nullptr) return XlaOp();
+  AttributeMap attrs;
+  attrs.Set("to_apply", to_apply);
+  return builder->AddInstruction(Opcode::kCall, operands, std::move(attrs));
+}
+
+XlaOp OptimizationBarrier(XlaOp operand) {
+  XlaBuilder* builder = XlaBuilder::BuilderOf({operand});
+  if (builder == nullptr) return XlaOp();
+  return builder->AddInstruction(Opcode::kOptimizationBarrier, {operand}, {});
+}
+
+XlaOp AfterAll(XlaBuilder* builder, absl::Span<const XlaOp> tokens) {
+  if (builder == nullptr) return XlaOp();
+  return builder->AddInstruction(Opcode::kAfterAll, tokens, {});
+}
+
+XlaOp AddDependency(XlaOp operand, XlaOp token) {
+  XlaBuilder* builder = XlaBuilder::BuilderOf({operand, token});
+  if (builder == nullptr) return XlaOp();
+  return builder->AddInstruction(Opcode::kAddDependency, {operand, token}, {});
+}
+
+}  // namespace kiln
