@@ -54,6 +54,14 @@ XlaOp XlaBuilder::ReportError(absl::Status status) {
   return XlaOp();
 }
 
+absl::Status XlaBuilder::SetBackendConfig(XlaOp op, RawText config) {
+  if (absl::Status s = CheckOperands({op}, "backend_config"); !s.ok()) {
+    return s;
+  }
+  op.instruction_->backend_config = std::move(config);
+  return absl::OkStatus();
+}
+
 XlaBuilder* XlaBuilder::BuilderOf(absl::Span<const XlaOp> operands) {
   for (const XlaOp& op : operands) {
     if (op.builder() != nullptr) return op.builder();

@@ -138,6 +138,10 @@ class XlaBuilder {
   absl::StatusOr<Computation*> ImportComputation(
       const XlaComputation& computation);
 
+  // Sets the verbatim backend_config of an op of this builder (the text
+  // after "backend_config=", quotes or braces included).
+  absl::Status SetBackendConfig(XlaOp op, RawText config);
+
   // Records `status` as the error if none is recorded yet; returns an
   // invalid op, so op functions can `return builder->ReportError(...)`.
   XlaOp ReportError(absl::Status status);

@@ -1,8 +1,11 @@
 #include "compiler/builder/builder.h"
 
+#include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 
+#include "compiler/builder/padding.h"
 #include "compiler/text/parser.h"
 #include "compiler/text/printer.h"
 #include "compiler/verifier/verifier.h"
@@ -114,6 +117,25 @@ TEST(BuilderTest, ImportsSubComputationsOnceAndPrintsCalleesFirst) {
   EXPECT_LT(text.find("lhs"), text.find("ENTRY")) << text;
   absl::StatusOr<std::unique_ptr<Module>> reparsed = ParseModule(text);
   ASSERT_TRUE(reparsed.ok()) << reparsed.status() << "\n" << text;
+}
+
+TEST(PaddingTest, SameAndValid) {
+  using Pairs = std::vector<std::pair<int64_t, int64_t>>;
+  EXPECT_EQ(MakePadding({5, 4}, {3, 2}, {1, 2}, Padding::kSame),
+            (Pairs{{1, 1}, {0, 0}}));
+  EXPECT_EQ(MakePadding({4}, {4}, {1}, Padding::kSame), (Pairs{{1, 2}}));
+  EXPECT_EQ(MakePadding({5, 4}, {3, 2}, {1, 2}, Padding::kValid),
+            (Pairs{{0, 0}, {0, 0}}));
+}
+
+TEST(PaddingTest, InvalidOrHugeSizesGetNoPaddingInsteadOfOverflowing) {
+  const int64_t huge = std::numeric_limits<int64_t>::max();
+  using Pairs = std::vector<std::pair<int64_t, int64_t>>;
+  EXPECT_EQ(MakePadding({huge}, {huge}, {huge}, Padding::kSame),
+            (Pairs{{0, 0}}));
+  EXPECT_EQ(MakePadding({4}, {huge}, {1}, Padding::kSame), (Pairs{{0, 0}}));
+  EXPECT_EQ(MakePadding({4}, {2}, {0}, Padding::kSame), (Pairs{{0, 0}}));
+  EXPECT_EQ(MakePadding({-4}, {2}, {1}, Padding::kSame), (Pairs{{0, 0}}));
 }
 
 }  // namespace

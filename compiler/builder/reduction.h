@@ -12,12 +12,12 @@
 
 #include "absl/types/span.h"
 #include "compiler/builder/builder.h"
-#include "compiler/builder/linalg.h"
+#include "compiler/builder/padding.h"
 
 namespace kiln {
 
 // Padding (kSame, kValid) and MakePadding are XlaBuilder's shorthands for
-// windowed ops; Conv and the ops here share them from linalg.h.
+// windowed ops; Conv and the ops here share them (padding.h).
 
 // reduce(operand, init_value), dimensions=dimensions_to_reduce,
 // to_apply=computation: (T, T) -> T.

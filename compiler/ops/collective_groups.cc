@@ -64,11 +64,13 @@ absl::StatusOr<int64_t> IdCount(const Instruction& instruction, GroupMode mode,
 // Each id is named once and lies in [0, n), n the id count of the mode;
 // when the module leaves that at its default 1 (replica_count /
 // num_partitions unset), n is the number of ids named, as in XLA's verifier.
-// XLA's verifier also wants every id of the mode named; the corpus
-// (async/collectives.hlo) has subsets, so that is left to the verifier.
+// With `cover_all`, every id of [0, n) is named: the spec's AllGather,
+// AllReduce and ReduceScatter sections want non-empty groups to "contain the
+// same number of elements as the number of replicas", and XLA's verifier
+// asks the same of every grouped collective.
 absl::Status CheckIds(const Instruction& instruction,
                       const std::vector<std::vector<int64_t>>& groups,
-                      int64_t id_count, bool uniform,
+                      int64_t id_count, const GroupOptions& options,
                       absl::string_view section) {
   std::set<int64_t> seen;
   for (size_t g = 0; g < groups.size(); ++g) {
@@ -76,7 +78,7 @@ absl::Status CheckIds(const Instruction& instruction,
       return RuleError(instruction,
                        absl::StrCat("replica group ", g, " is empty"), section);
     }
-    if (uniform && groups[g].size() != groups[0].size()) {
+    if (options.uniform && groups[g].size() != groups[0].size()) {
       return RuleError(
           instruction,
           absl::StrCat("replica group ", g, " has ", groups[g].size(),
@@ -101,6 +103,12 @@ absl::Status CheckIds(const Instruction& instruction,
     return RuleError(instruction,
                      absl::StrCat("replica group id ", bad,
                                   " is out of range [0, ", limit, ")"),
+                     section);
+  }
+  if (options.cover_all && named != limit) {
+    return RuleError(instruction,
+                     absl::StrCat("replica_groups name ", named,
+                                  " ids, expected all ", limit),
                      section);
   }
   return absl::OkStatus();
@@ -143,7 +151,7 @@ absl::StatusOr<int64_t> CheckReplicaGroups(const Instruction& instruction,
                      spec_section);
   }
   KILN_RULE_RETURN_IF_ERROR(
-      CheckIds(instruction, groups, *id_count, options.uniform, spec_section));
+      CheckIds(instruction, groups, *id_count, options, spec_section));
   if (groups.empty()) {
     if (*mode == GroupMode::kFlattenedId) {
       return RuleError(instruction,

@@ -31,6 +31,10 @@ struct GroupOptions {
   bool has_global_device_ids = false;
   // All groups must have the same size (all-gather, all-to-all, ...).
   bool uniform = false;
+  // Non-empty groups must name every id of the mode (the spec: "empty ... or
+  // contain the same number of elements as the number of replicas").
+  // Collective-broadcast leaves replicas out (they get zeros).
+  bool cover_all = true;
 };
 
 // Checks replica_groups= and returns the number of participants in one

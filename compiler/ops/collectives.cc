@@ -292,6 +292,14 @@ absl::StatusOr<Shape> RaggedAllToAllShape(const Instruction& instruction,
           kRaggedAllToAll);
     }
   }
+  // The spec's two forms: [num_devices] or [num_devices, num_updates].
+  if (offsets.rank() != 1 && offsets.rank() != 2) {
+    return RuleError(instruction,
+                     absl::StrCat("offsets and sizes are ", ShapeText(offsets),
+                                  ", expected rank 1 ([num_devices]) or 2 "
+                                  "([num_devices, num_updates])"),
+                     kRaggedAllToAll);
+  }
   absl::StatusOr<int64_t> group_size = CheckReplicaGroups(
       instruction, {/*has_global_device_ids=*/false, /*uniform=*/true},
       kRaggedAllToAll);
@@ -305,7 +313,9 @@ absl::StatusOr<Shape> CollectiveBroadcastShape(const Instruction& instruction,
       ArrayOperand(instruction, 0, kCollectiveBroadcast);
   if (!operand.ok()) return operand.status();
   absl::StatusOr<int64_t> group_size = CheckReplicaGroups(
-      instruction, {/*has_global_device_ids=*/false, /*uniform=*/false},
+      instruction,
+      {/*has_global_device_ids=*/false, /*uniform=*/false,
+       /*cover_all=*/false},
       kCollectiveBroadcast);
   if (!group_size.ok()) return group_size.status();
   return Copies({*operand})[0];

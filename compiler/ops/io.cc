@@ -108,10 +108,32 @@ absl::Status CheckTransferContext(const Instruction& instruction,
                    section);
 }
 
+// The spec: "Nested tuple shapes are not supported": the data is an array
+// or a tuple of arrays.
+absl::Status CheckInfeedDataNotNested(const Instruction& instruction,
+                                      const Shape& data) {
+  if (!data.IsTuple()) return absl::OkStatus();
+  for (const Shape& element : data.tuple_shapes()) {
+    if (element.IsTuple()) {
+      return RuleError(instruction,
+                       absl::StrCat("data ", ShapeText(data),
+                                    " is a nested tuple; expected an array "
+                                    "or a tuple of arrays"),
+                       kInfeed);
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<Shape> InfeedShape(const Instruction& instruction,
                                   ShapeForm /*form*/) {
   KILN_RULE_RETURN_IF_ERROR(CheckTokenOperand(instruction, 0, kInfeed));
-  return DeclaredTransferResult(instruction, {}, kInfeed);
+  absl::StatusOr<Shape> result =
+      DeclaredTransferResult(instruction, {}, kInfeed);
+  if (!result.ok()) return result;
+  KILN_RULE_RETURN_IF_ERROR(
+      CheckInfeedDataNotNested(instruction, result->tuple_shape(0)));
+  return result;
 }
 
 absl::StatusOr<Shape> OutfeedShape(const Instruction& instruction,

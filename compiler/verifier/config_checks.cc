@@ -1,6 +1,10 @@
 // Module config checks: entry_computation_layout, input_output_alias and
-// buffer_donor must refer to the entry's real parameters and result.
+// buffer_donor must refer to the entry's real parameters and result, and
+// aliasing pairs each output buffer with one input buffer.
+#include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -118,6 +122,65 @@ void CheckAliases(const Module& module, const Computation& entry,
   }
 }
 
+std::string ParameterBufferText(int64_t number,
+                                const std::vector<int64_t>& index) {
+  return absl::StrCat("parameter ", number, " at ", IndexText(index));
+}
+
+// True when both ends of `alias` exist (else CheckAliases reports it).
+bool RefersToRealBuffers(const Computation& entry,
+                         const InputOutputAlias& alias) {
+  const int64_t number = alias.parameter_number;
+  if (number < 0 || number >= static_cast<int64_t>(entry.parameters().size()) ||
+      entry.root() == nullptr) {
+    return false;
+  }
+  return entry.parameters()[number]->shape().Subshape(alias.parameter_index) !=
+             nullptr &&
+         entry.root()->shape().Subshape(alias.output_index) != nullptr;
+}
+
+// One output buffer has at most one input, one input buffer feeds at most
+// one output, and a buffer that is aliased is not also merely donated (as
+// XLA's alias and donor configs require).
+void CheckAliasesAreOneToOne(const Module& module, const Computation& entry,
+                             VerifyReport* report) {
+  std::set<std::vector<int64_t>> outputs;
+  std::set<std::pair<int64_t, std::vector<int64_t>>> inputs;
+  for (const InputOutputAlias& alias : module.config().input_output_alias) {
+    if (!RefersToRealBuffers(entry, alias)) continue;
+    if (!outputs.insert(alias.output_index).second) {
+      report->errors.push_back(ModuleError(
+          module,
+          absl::StrCat("input_output_alias output ",
+                       IndexText(alias.output_index), " is aliased twice"),
+          "config.input_output_alias"));
+    }
+    if (!inputs.insert({alias.parameter_number, alias.parameter_index})
+             .second) {
+      report->errors.push_back(
+          ModuleError(module,
+                      absl::StrCat("input_output_alias aliases ",
+                                   ParameterBufferText(alias.parameter_number,
+                                                       alias.parameter_index),
+                                   " with more than one output"),
+                      "config.input_output_alias"));
+    }
+  }
+  for (const BufferDonor& donor : module.config().buffer_donor) {
+    if (inputs.count({donor.parameter_number, donor.parameter_index}) == 0) {
+      continue;
+    }
+    report->errors.push_back(ModuleError(
+        module,
+        absl::StrCat(
+            "buffer_donor ",
+            ParameterBufferText(donor.parameter_number, donor.parameter_index),
+            " is also in input_output_alias"),
+        "config.buffer_donor"));
+  }
+}
+
 }  // namespace
 
 void CheckModuleConfig(const Module& module, VerifyReport* report) {
@@ -127,6 +190,7 @@ void CheckModuleConfig(const Module& module, VerifyReport* report) {
     CheckEntryLayout(module, *entry, report);
   }
   CheckAliases(module, *entry, report);
+  CheckAliasesAreOneToOne(module, *entry, report);
 }
 
 }  // namespace kiln::verifier_internal

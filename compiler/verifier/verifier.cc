@@ -31,6 +31,13 @@ VerifyReport VerifyModuleReport(const Module& module,
   bool structure_ok = report.ok();
   verifier_internal::CheckModuleConfig(module, &report);
   verifier_internal::CheckTokens(module, &report);
+  // The checks below follow operands, users and callees, which is only safe
+  // on a structurally sound module (no null operands, no dangling callees).
+  if (structure_ok) {
+    verifier_internal::CheckAsync(module, &report);
+    verifier_internal::CheckChannels(module, &report);
+    verifier_internal::CheckLayouts(module, &report);
+  }
   // Shape rules read operands and called computations, so they only run on
   // a structurally sound module (no cycles, no dangling callees).
   if (options.check_shapes && structure_ok) {

@@ -1,6 +1,8 @@
 // The HLO verifier: checks that a parsed or transformed module is well
 // formed (structure, declared shapes against the spec's shape rules, module
-// config) before anything runs or rewrites it. Every error reads
+// config, async chains and start/done pairs, channels, execution threads,
+// layouts) before anything runs or rewrites it. docs/verifier.md lists the
+// rules by name. Every error reads
 // "file:line:col: error: <name>: <message> (<rule>)"; the location prefix is
 // left out when the instruction has no source location.
 #ifndef KILN_COMPILER_VERIFIER_VERIFIER_H_

@@ -26,6 +26,12 @@ void CheckShapes(const Module& module, const VerifyOptions& options,
                  VerifyReport* report);
 void CheckModuleConfig(const Module& module, VerifyReport* report);
 void CheckTokens(const Module& module, VerifyReport* report);
+// Async chains, start/done pairs and execution threads (async_checks.cc).
+void CheckAsync(const Module& module, VerifyReport* report);
+// send/recv channels (channel_checks.cc).
+void CheckChannels(const Module& module, VerifyReport* report);
+// Layouts beyond Shape::Validate, entry layout (layout_checks.cc).
+void CheckLayouts(const Module& module, VerifyReport* report);
 
 }  // namespace kiln::verifier_internal
 

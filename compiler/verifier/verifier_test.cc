@@ -306,6 +306,40 @@ ENTRY %main (x: f32[4], y: s32[4]) -> (f32[4], s32[4]) {
                           "(config.input_output_alias)"));
 }
 
+TEST(VerifierTest, AliasingIsOneToOne) {
+  std::unique_ptr<Module> module = Parse(R"(HloModule alias
+
+ENTRY %main (x: f32[4], y: f32[4]) -> (f32[4], f32[4]) {
+  %x = f32[4]{0} parameter(0)
+  %y = f32[4]{0} parameter(1)
+  ROOT %t = (f32[4]{0}, f32[4]{0}) tuple(f32[4]{0} %x, f32[4]{0} %y)
+}
+)");
+  ASSERT_NE(module, nullptr);
+  InputOutputAlias first;
+  first.output_index = {0};
+  InputOutputAlias second;
+  second.output_index = {1};
+  second.parameter_number = 1;
+  BufferDonor donor;  // (0, {})
+  module->config().input_output_alias = {first, second};
+  EXPECT_TRUE(VerifyModule(*module).ok()) << VerifyModule(*module);
+  InputOutputAlias same_output = second;
+  same_output.output_index = {0};
+  InputOutputAlias same_input = first;
+  same_input.output_index = {1};
+  module->config().input_output_alias = {first, same_output, same_input};
+  module->config().buffer_donor = {donor};
+  EXPECT_THAT(
+      Errors(*module),
+      ElementsAre("error: alias: input_output_alias output {0} is aliased "
+                  "twice (config.input_output_alias)",
+                  "error: alias: input_output_alias aliases parameter 0 at {} "
+                  "with more than one output (config.input_output_alias)",
+                  "error: alias: buffer_donor parameter 0 at {} is also in "
+                  "input_output_alias (config.buffer_donor)"));
+}
+
 TEST(VerifierTest, TokensOnlyFeedSideEffectOps) {
   std::unique_ptr<Module> module = Parse(R"(HloModule tokens
 

@@ -59,6 +59,44 @@ expect_status 1 "verify --strict implicit_broadcast.hlo" -- \
 expect_grep '^tools/cli/testdata/implicit_broadcast.hlo:6:8: error: sum: .*broadcast_dimensions' \
   "${WORK}/err" "verify --strict implicit_broadcast.hlo"
 
+# Async chains and channels are checked in both forms; the module comes on
+# standard input (written here, so no data file is needed).
+cat >"${WORK}/async_channel.hlo" <<'HLO'
+HloModule async_channel
+
+%wrapped (a: f32[10]) -> f32[10] {
+  %a = f32[10]{0} parameter(0)
+  ROOT %neg = f32[10]{0} negate(f32[10]{0} %a)
+}
+
+ENTRY %main (p: f32[10]) -> (f32[10], f32[10], token[]) {
+  %p = f32[10]{0} parameter(0)
+  %start = ((f32[10]{0}), f32[10]{0}, s32[]) async-start(f32[10]{0} %p), calls=%wrapped
+  %done1 = f32[10]{0} async-done(((f32[10]{0}), f32[10]{0}, s32[]) %start)
+  %done2 = f32[10]{0} async-done(((f32[10]{0}), f32[10]{0}, s32[]) %start)
+  %tok = token[] after-all()
+  %send = (f32[10]{0}, u32[], token[]) send(f32[10]{0} %p, token[] %tok), channel_id=1
+  %send_done = token[] send-done((f32[10]{0}, u32[], token[]) %send), channel_id=2
+  ROOT %t = (f32[10]{0}, f32[10]{0}, token[]) tuple(f32[10]{0} %done1, f32[10]{0} %done2, token[] %send_done)
+}
+HLO
+for form in "" "--strict"; do
+  expect_status 1 "verify ${form} async_channel" -- \
+    "${KILN}" verify ${form:+"${form}"} - <"${WORK}/async_channel.hlo"
+  expect_grep '^<stdin>:10:3: error: start: has 2 users \(done1, done2\), expected exactly one async-update or async-done that continues the chain \(async.users\)$' \
+    "${WORK}/err" "verify ${form} async_channel"
+  expect_grep '^<stdin>:15:3: error: send_done: channel_id is 2 but its operand send uses channel_id 1 \(channel.done\)$' \
+    "${WORK}/err" "verify ${form} async_channel"
+  expect_lines 2 "${WORK}/err" "verify ${form} async_channel"
+done
+# Fixed, it verifies.
+sed -e 's/channel_id=2/channel_id=1/' \
+  -e '/%done2 = /d' \
+  -e 's/tuple(f32\[10\]{0} %done1, f32\[10\]{0} %done2,/tuple(f32[10]{0} %done1, f32[10]{0} %done1,/' \
+  "${WORK}/async_channel.hlo" >"${WORK}/async_channel_fixed.hlo"
+expect_status 0 "verify --strict async_channel_fixed" -- \
+  "${KILN}" verify --strict - <"${WORK}/async_channel_fixed.hlo"
+
 if ((failures > 0)); then
   echo "${failures} failure(s)" >&2
   exit 1
