@@ -361,6 +361,23 @@ absl::StatusOr<Shape> MapShape(const Instruction& instruction, ShapeForm) {
                      " operands"),
         section);
   }
+  // The spec: "scalar computation of type T_0, T_1, ..., T_{N + M -1} ->
+  // S": parameter i is a scalar of operand i's element type.
+  for (int64_t i : all) {
+    const Instruction* parameter = computation.parameters()[i];
+    const ElementType type = instruction.operand(i)->shape().element_type();
+    if (parameter == nullptr || !parameter->shape().IsScalar() ||
+        parameter->shape().element_type() != type) {
+      return RuleError(
+          instruction,
+          absl::StrCat("to_apply parameter ", i, " is ",
+                       parameter == nullptr ? std::string("missing")
+                                            : ShapeText(parameter->shape()),
+                       " but must be a scalar ", ElementTypeName(type),
+                       " like operand ", i, "'s elements"),
+          section);
+    }
+  }
   const Shape& root = computation.root()->shape();
   if (!root.IsScalar()) {
     return RuleError(

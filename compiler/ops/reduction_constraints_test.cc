@@ -293,6 +293,11 @@ TEST(MapConstraintsTest, EachConstraint) {
       {"computation takes N parameters",
        Module("f32[4,6] map(p), dimensions={0,1}, to_apply=add"),
        Rule("to_apply takes 2 parameters but map has 1 operands", "Map")},
+      {"parameters are scalars of the operands' types",
+       Module("s32[4,6] map(p, p), dimensions={0,1}, to_apply=add_s32"),
+       Rule("to_apply parameter 0 is s32[] but must be a scalar f32 like "
+            "operand 0's elements",
+            "Map")},
       {"computation returns a scalar S",
        Module("f32[4,6] map(p, p), dimensions={0,1}, to_apply=step"),
        Rule("to_apply must return a scalar, got (f32[], f32[])", "Map")},
