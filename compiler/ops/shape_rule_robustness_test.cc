@@ -93,7 +93,9 @@ TEST(ShapeRuleRobustnessTest, HostileOperandsGiveStatusesNotCrashes) {
         }
         for (ShapeForm form : {ShapeForm::kClient, ShapeForm::kStrict}) {
           absl::StatusOr<Shape> shape = InferShape(instruction, form);
-          if (!shape.ok()) EXPECT_FALSE(shape.status().message().empty());
+          if (!shape.ok()) {
+            EXPECT_FALSE(shape.status().message().empty());
+          }
           ++checked;
         }
         instruction.DetachOperands();
