@@ -1,7 +1,8 @@
 // Benchmarks of the HLO text parser and printer on a generated XLA-style
 // module of 100,000 instructions (see xla_module_gen.h):
 //   bazel run -c opt //tools/bench:hlo_text_bench
-// BM_Parse and BM_Print report MB/s of text; BM_Parse also reports
+// BM_Parse (with the parser's shape checks), BM_ParseWithoutShapeChecks and
+// BM_Print report MB/s of text; BM_Parse also reports
 // peak_mem_x_text, the peak heap growth during one parse divided by the text
 // size, measured by the counting operator new/delete below in one extra,
 // untimed parse. Parse times exclude destroying the module.
@@ -92,6 +93,28 @@ void BM_Parse(benchmark::State& state) {
       static_cast<double>(PeakHeapGrowthOfParse(text)) / text.size();
 }
 BENCHMARK(BM_Parse)->Unit(benchmark::kMillisecond)->MinTime(2);
+
+// The same without the parser's shape checks (ParseOptions::check_shapes),
+// so one run shows what checking every declared shape costs.
+void BM_ParseWithoutShapeChecks(benchmark::State& state) {
+  const std::string& text = ModuleText();
+  kiln::ParseOptions options;
+  options.check_shapes = false;
+  for (auto _ : state) {
+    auto module = kiln::ParseModule(text, options);
+    if (!module.ok()) {
+      state.SkipWithError(std::string(module.status().message()).c_str());
+      return;
+    }
+    state.PauseTiming();
+    module = nullptr;
+    state.ResumeTiming();
+  }
+  state.SetBytesProcessed(state.iterations() * text.size());
+}
+BENCHMARK(BM_ParseWithoutShapeChecks)
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(2);
 
 void BM_Print(benchmark::State& state) {
   auto module = kiln::ParseModule(ModuleText());
