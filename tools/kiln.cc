@@ -2,6 +2,7 @@
 // help, parses flags and dispatches through the command registry.
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -88,12 +89,45 @@ int MaybeShowHelp(const std::vector<absl::string_view>& args) {
   return -1;
 }
 
+// Flags whose value may be left out, and the value that stands for it
+// (`kiln run --random-args model.hlo` means seed 0).
+constexpr std::pair<absl::string_view, absl::string_view> kOptionalValues[] = {
+    {"random_args", "0"},
+};
+
+// Accepts GNU-style spellings: `--args-file=x` is `--args_file=x` (Abseil
+// flag names cannot hold '-'), and a flag of kOptionalValues written alone
+// gets its default value. Arguments after `--` are left alone.
+std::vector<std::string> NormalizeFlagSpellings(int argc, char** argv) {
+  std::vector<std::string> normalized(argv, argv + argc);
+  for (int i = 1; i < argc; ++i) {
+    std::string& arg = normalized[i];
+    if (arg == "--") break;
+    if (arg.size() < 2 || arg[0] != '-' || arg[1] == '\0') continue;
+    const size_t dashes = arg[1] == '-' ? 2 : 1;
+    const size_t name_end = std::min(arg.find('='), arg.size());
+    std::replace(arg.begin() + dashes, arg.begin() + name_end, '-', '_');
+    const absl::string_view name =
+        absl::string_view(arg).substr(dashes, name_end - dashes);
+    for (const auto& [flag, value] : kOptionalValues) {
+      if (name == flag && name_end == arg.size()) {
+        absl::StrAppend(&arg, "=", value);
+      }
+    }
+  }
+  return normalized;
+}
+
 int Main(int argc, char** argv) {
   std::vector<absl::string_view> raw_args(argv, argv + argc);
   if (int status = MaybeShowHelp(raw_args); status >= 0) return status;
 
   absl::SetProgramUsageMessage("kiln COMMAND [FLAGS] ARGS... (see kiln help)");
-  std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
+  std::vector<std::string> spelled = NormalizeFlagSpellings(argc, argv);
+  std::vector<char*> pointers;
+  for (std::string& arg : spelled) pointers.push_back(arg.data());
+  std::vector<char*> positional = absl::ParseCommandLine(
+      static_cast<int>(pointers.size()), pointers.data());
   // positional[0] is the program; positional[1] the command (flags may come
   // before it, e.g. `kiln --check fmt x.hlo`).
   if (positional.size() < 2) {

@@ -3,11 +3,11 @@
 // value after its last use.
 #include "compiler/evaluator/evaluator.h"
 
+#include <memory>
 #include <string>
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
-#include "absl/container/node_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "compiler/evaluator/kernel.h"
 
@@ -33,38 +33,6 @@ namespace {
 // Deeper nesting of calls than this is refused (stack safety); verified
 // modules have no recursion, so only absurd inputs reach it.
 constexpr int kMaxCallDepth = 256;
-
-// The values of one computation's instructions while it runs.
-class Frame {
- public:
-  void SetBorrowed(const Instruction* instruction, const Literal* value) {
-    values_[instruction] = value;
-  }
-  void SetOwned(const Instruction* instruction, Literal value) {
-    Literal& slot = owned_[instruction];
-    slot = std::move(value);
-    values_[instruction] = &slot;
-  }
-  const Literal* Get(const Instruction* instruction) const {
-    auto it = values_.find(instruction);
-    return it == values_.end() ? nullptr : it->second;
-  }
-  // The value of `instruction`, moved out when owned, copied otherwise.
-  Literal Take(const Instruction* instruction) {
-    auto it = owned_.find(instruction);
-    if (it != owned_.end()) return std::move(it->second);
-    return *Get(instruction);
-  }
-  void Release(const Instruction* instruction) {
-    values_.erase(instruction);
-    owned_.erase(instruction);
-  }
-
- private:
-  absl::flat_hash_map<const Instruction*, const Literal*> values_;
-  // Node-based: pointers to values stay valid as the map grows.
-  absl::node_hash_map<const Instruction*, Literal> owned_;
-};
 
 // True when a kernel's result may stand for `instruction`'s value: same
 // shape, layouts aside. Dynamic dimensions are only bounds, so they are
@@ -104,6 +72,49 @@ absl::StatusOr<Literal> EvalContext::NewLiteral(const Instruction& instruction,
   return literal;
 }
 
+absl::StatusOr<const EvalContext::Plan*> EvalContext::PlanFor(
+    const Computation& computation) {
+  auto it = plans_.find(&computation);
+  if (it != plans_.end()) return it->second.get();
+  if (computation.root() == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("computation ", computation.name(), " has no ROOT"));
+  }
+  absl::StatusOr<std::vector<Instruction*>> order = computation.PostOrder();
+  if (!order.ok()) return order.status();
+  auto plan = std::make_unique<Plan>();
+  absl::flat_hash_map<const Instruction*, int32_t> slot_of;
+  for (const Instruction* instruction : *order) {
+    slot_of[instruction] = static_cast<int32_t>(plan->order.size());
+    plan->order.push_back(instruction);
+  }
+  plan->uses.assign(plan->order.size(), 0);
+  for (const Instruction* instruction : plan->order) {
+    std::vector<int32_t> slots;
+    for (const Instruction* operand : instruction->operands()) {
+      auto found = slot_of.find(operand);
+      if (found == slot_of.end()) {
+        return KernelError(
+            *instruction,
+            absl::StrCat("operand ", operand->name(), " is not in computation ",
+                         computation.name()));
+      }
+      slots.push_back(found->second);
+      ++plan->uses[found->second];
+    }
+    plan->operand_slots.push_back(std::move(slots));
+  }
+  auto root = slot_of.find(computation.root());
+  if (root == slot_of.end()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "computation ", computation.name(), ": ROOT is not in its order"));
+  }
+  plan->root_slot = root->second;
+  const Plan* raw = plan.get();
+  plans_.emplace(&computation, std::move(plan));
+  return raw;
+}
+
 absl::StatusOr<Literal> EvalContext::Call(
     const Computation& computation,
     absl::Span<const Literal* const> arguments) {
@@ -118,83 +129,84 @@ absl::StatusOr<Literal> EvalContext::Call(
                      computation.parameters().size(), " arguments but got ",
                      arguments.size()));
   }
-  absl::StatusOr<std::vector<Instruction*>> order = computation.PostOrder();
-  if (!order.ok()) return order.status();
-  if (computation.root() == nullptr) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("computation ", computation.name(), " has no ROOT"));
-  }
+  absl::StatusOr<const Plan*> plan = PlanFor(computation);
+  if (!plan.ok()) return plan.status();
   ++call_depth_;
-  absl::StatusOr<Literal> result =
-      RunInstructions(computation, *order, arguments);
+  absl::StatusOr<Literal> result = RunPlan(**plan, arguments);
   --call_depth_;
   return result;
 }
 
-absl::StatusOr<Literal> EvalContext::RunInstructions(
-    const Computation& computation, absl::Span<Instruction* const> order,
-    absl::Span<const Literal* const> arguments) {
-  Frame frame;
-  // Uses left per value, so each is freed after its last user runs.
-  absl::flat_hash_map<const Instruction*, int64_t> uses_left;
-  for (const Instruction* instruction : order) {
-    for (const Instruction* operand : instruction->operands()) {
-      ++uses_left[operand];
-    }
+absl::Status EvalContext::BindParameter(
+    const Instruction& parameter, absl::Span<const Literal* const> arguments,
+    const Literal** value) {
+  const int64_t number = parameter.parameter_number();
+  if (number < 0 || number >= static_cast<int64_t>(arguments.size())) {
+    return KernelError(parameter, "parameter number out of range");
   }
-  const Instruction* root = computation.root();
+  const Literal* argument = arguments[number];
+  if (!argument->shape().Compatible(parameter.shape()) &&
+      parameter.shape().is_static()) {
+    return KernelError(
+        parameter,
+        absl::StrCat("argument of shape ", argument->shape().ToString(false),
+                     " does not match the parameter's shape ",
+                     parameter.shape().ToString(false)));
+  }
+  *value = argument;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Literal> EvalContext::RunPlan(
+    const Plan& plan, absl::Span<const Literal* const> arguments) {
+  const size_t count = plan.order.size();
+  // values[i] is slot i's value: an argument, or owned[i]. Sized once, so
+  // the pointers into `owned` stay valid.
+  std::vector<const Literal*> values(count, nullptr);
+  std::vector<Literal> owned(count);
+  std::vector<int32_t> uses_left = plan.uses;
   std::vector<const Literal*> operands;
-  for (const Instruction* instruction : order) {
-    if (instruction->opcode() == Opcode::kParameter) {
-      const int64_t number = instruction->parameter_number();
-      if (number < 0 || number >= static_cast<int64_t>(arguments.size())) {
-        return KernelError(*instruction, "parameter number out of range");
+  for (size_t i = 0; i < count; ++i) {
+    const Instruction& instruction = *plan.order[i];
+    if (instruction.opcode() == Opcode::kParameter) {
+      if (absl::Status s = BindParameter(instruction, arguments, &values[i]);
+          !s.ok()) {
+        return s;
       }
-      const Literal* argument = arguments[number];
-      if (!argument->shape().Compatible(instruction->shape()) &&
-          instruction->shape().is_static()) {
-        return KernelError(
-            *instruction, absl::StrCat("argument of shape ",
-                                       argument->shape().ToString(false),
-                                       " does not match the parameter's shape ",
-                                       instruction->shape().ToString(false)));
-      }
-      frame.SetBorrowed(instruction, argument);
       continue;
     }
     operands.clear();
-    for (const Instruction* operand : instruction->operands()) {
-      const Literal* value = frame.Get(operand);
-      if (value == nullptr) {
-        return KernelError(*instruction,
-                           absl::StrCat("operand ", operand->name(),
-                                        " has no value (not in this "
-                                        "computation?)"));
-      }
-      operands.push_back(value);
-    }
-    const Kernel kernel = Kernels().Find(instruction->opcode());
+    for (int32_t slot : plan.operand_slots[i]) operands.push_back(values[slot]);
+    const Kernel kernel = Kernels().Find(instruction.opcode());
     if (kernel == nullptr) {
       return absl::UnimplementedError(absl::StrCat(
-          instruction->location.ToString(),
-          instruction->location.line > 0 ? ": " : "",
-          "error: ", instruction->name(), ": the evaluator has no kernel for ",
-          OpcodeName(instruction->opcode())));
+          instruction.location.ToString(),
+          instruction.location.line > 0 ? ": " : "",
+          "error: ", instruction.name(), ": the evaluator has no kernel for ",
+          OpcodeName(instruction.opcode())));
     }
-    absl::StatusOr<Literal> value = kernel(*instruction, operands, *this);
+    absl::StatusOr<Literal> value = kernel(instruction, operands, *this);
     if (!value.ok()) return value.status();
-    if (!ResultFits(instruction->shape(), value->shape())) {
+    if (!ResultFits(instruction.shape(), value->shape())) {
       return absl::InternalError(absl::StrCat(
-          instruction->name(), ": the ", OpcodeName(instruction->opcode()),
+          instruction.name(), ": the ", OpcodeName(instruction.opcode()),
           " kernel returned ", value->shape().ToString(false), " for ",
-          instruction->shape().ToString(false)));
+          instruction.shape().ToString(false)));
     }
-    frame.SetOwned(instruction, *std::move(value));
-    for (const Instruction* operand : instruction->operands()) {
-      if (--uses_left[operand] == 0 && operand != root) frame.Release(operand);
+    owned[i] = *std::move(value);
+    values[i] = &owned[i];
+    // Free each operand's value after its last use (the ROOT's is kept).
+    for (int32_t slot : plan.operand_slots[i]) {
+      if (--uses_left[slot] == 0 && slot != plan.root_slot) {
+        owned[slot] = Literal();
+        values[slot] = nullptr;
+      }
     }
   }
-  return frame.Take(root);
+  if (values[plan.root_slot] == &owned[plan.root_slot]) {
+    return std::move(owned[plan.root_slot]);
+  }
+  return *values[plan.root_slot];
 }
 
 }  // namespace eval

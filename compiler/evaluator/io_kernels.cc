@@ -1,10 +1,240 @@
-// Kernels of the io ops (not written yet).
+// Kernels of the host I/O ops and custom-call:
+//   infeed/outfeed      EvalOptions::infeed (a queue the caller fills) and
+//                       EvalOptions::outfeed (a vector the caller drains)
+//   send/recv (+ done)  EvalState::channels of the device, by channel_id:
+//                       send appends, recv takes the oldest value; a recv
+//                       with nothing sent is an error, never a wait
+//   custom-call         the callback registered for custom_call_target in
+//                       EvalOptions::custom_calls (else the global
+//                       registry)
+// Under EvaluateReplicated the devices share the feeds and the callbacks,
+// so those go through the hub's host mutex.
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
+#include "compiler/evaluator/collective_hub.h"
 #include "compiler/evaluator/kernel.h"
 
 namespace kiln {
 namespace eval {
+namespace {
 
-void RegisterIoKernels(KernelTable*) {}
+// Holds the hub's host mutex, when there is a hub, for its lifetime.
+class HostLock {
+ public:
+  explicit HostLock(EvalContext& context) {
+    if (context.collectives() != nullptr) {
+      lock_ = std::unique_lock<std::mutex>(context.collectives()->host_mutex());
+    }
+  }
+
+ private:
+  std::unique_lock<std::mutex> lock_;
+};
+
+absl::StatusOr<Literal> Token(const Instruction& instruction,
+                              EvalContext& context) {
+  return context.NewLiteral(instruction, Shape::Token());
+}
+
+// The declared data shape of infeed / recv: element 0 of the result tuple.
+absl::StatusOr<Shape> DeclaredData(const Instruction& instruction) {
+  const Shape& shape = instruction.shape();
+  if (!shape.IsTuple() || shape.tuple_shapes().empty()) {
+    return KernelError(instruction,
+                       absl::StrCat("declared shape ", shape.ToString(false),
+                                    " is not a (data, ..., token[]) tuple"));
+  }
+  return shape.tuple_shape(0);
+}
+
+absl::StatusOr<Literal> InfeedKernel(const Instruction& instruction,
+                                     absl::Span<const Literal* const>,
+                                     EvalContext& context) {
+  absl::StatusOr<Shape> data_shape = DeclaredData(instruction);
+  if (!data_shape.ok()) return data_shape.status();
+  Literal data;
+  {
+    HostLock lock(context);
+    std::deque<Literal>* queue = context.options().infeed;
+    if (queue == nullptr || queue->empty()) {
+      return KernelError(instruction,
+                         "the infeed queue is empty (EvalOptions::infeed "
+                         "has no value left to read)");
+    }
+    if (!queue->front().shape().Compatible(*data_shape)) {
+      return KernelError(
+          instruction,
+          absl::StrCat("the next infeed value is ",
+                       queue->front().shape().ToString(false),
+                       ", but the infeed reads ", data_shape->ToString(false)));
+    }
+    data = std::move(queue->front());
+    queue->pop_front();
+  }
+  absl::StatusOr<Literal> token = Token(instruction, context);
+  if (!token.ok()) return token;
+  return Literal::Tuple({std::move(data), *std::move(token)});
+}
+
+absl::StatusOr<Literal> OutfeedKernel(const Instruction& instruction,
+                                      absl::Span<const Literal* const> operands,
+                                      EvalContext& context) {
+  {
+    HostLock lock(context);
+    if (context.options().outfeed != nullptr) {
+      context.options().outfeed->push_back(*operands[0]);
+    }
+  }
+  return Token(instruction, context);
+}
+
+absl::StatusOr<int64_t> ChannelOf(const Instruction& instruction) {
+  const int64_t* channel = instruction.attrs().Get<int64_t>("channel_id");
+  if (channel == nullptr) return KernelError(instruction, "needs channel_id=");
+  return *channel;
+}
+
+// (data, u32[] context, token[]): the value send and recv produce.
+absl::StatusOr<Literal> TransferContext(const Instruction& instruction,
+                                        EvalContext& context, Literal data) {
+  absl::StatusOr<Literal> word =
+      context.NewLiteral(instruction, Shape::Scalar(ElementType::kU32));
+  if (!word.ok()) return word;
+  absl::StatusOr<Literal> token = Token(instruction, context);
+  if (!token.ok()) return token;
+  return Literal::Tuple({std::move(data), *std::move(word), *std::move(token)});
+}
+
+absl::StatusOr<Literal> SendKernel(const Instruction& instruction,
+                                   absl::Span<const Literal* const> operands,
+                                   EvalContext& context) {
+  absl::StatusOr<int64_t> channel = ChannelOf(instruction);
+  if (!channel.ok()) return channel.status();
+  context.state().channels[*channel].push_back(*operands[0]);
+  return TransferContext(instruction, context, *operands[0]);
+}
+
+absl::StatusOr<Literal> RecvKernel(const Instruction& instruction,
+                                   absl::Span<const Literal* const>,
+                                   EvalContext& context) {
+  absl::StatusOr<int64_t> channel = ChannelOf(instruction);
+  if (!channel.ok()) return channel.status();
+  absl::StatusOr<Shape> data_shape = DeclaredData(instruction);
+  if (!data_shape.ok()) return data_shape.status();
+  auto it = context.state().channels.find(*channel);
+  if (it == context.state().channels.end() || it->second.empty()) {
+    return KernelError(instruction,
+                       absl::StrCat("nothing was sent on channel ", *channel,
+                                    " (a recv needs an earlier send on this "
+                                    "device)"));
+  }
+  if (!it->second.front().shape().Compatible(*data_shape)) {
+    return KernelError(
+        instruction,
+        absl::StrCat("channel ", *channel, " holds ",
+                     it->second.front().shape().ToString(false),
+                     ", but the recv reads ", data_shape->ToString(false)));
+  }
+  Literal data = std::move(it->second.front());
+  it->second.pop_front();
+  return TransferContext(instruction, context, std::move(data));
+}
+
+absl::StatusOr<Literal> SendDoneKernel(const Instruction& instruction,
+                                       absl::Span<const Literal* const>,
+                                       EvalContext& context) {
+  return Token(instruction, context);
+}
+
+// (data, token) from recv's (data, context, token).
+absl::StatusOr<Literal> RecvDoneKernel(
+    const Instruction& instruction, absl::Span<const Literal* const> operands,
+    EvalContext& context) {
+  const std::vector<Literal>& elements = operands[0]->tuple_elements();
+  if (elements.size() != 3) {
+    return KernelError(
+        instruction,
+        absl::StrCat("operand is ", operands[0]->shape().ToString(false),
+                     ", expected recv's (data, u32[], "
+                     "token[])"));
+  }
+  absl::StatusOr<Literal> token = Token(instruction, context);
+  if (!token.ok()) return token;
+  return Literal::Tuple({elements[0], *std::move(token)});
+}
+
+// backend_config as the callback sees it: a quoted string unquoted and
+// unescaped, any other form ({...} JSON) verbatim, empty when absent.
+std::string OpaqueText(const Instruction& instruction) {
+  if (!instruction.backend_config.has_value()) return "";
+  const std::string& text = instruction.backend_config->text;
+  if (text.size() >= 2 && text.front() == '"' && text.back() == '"') {
+    std::string unescaped;
+    if (absl::CUnescape(text.substr(1, text.size() - 2), &unescaped)) {
+      return unescaped;
+    }
+  }
+  return text;
+}
+
+absl::StatusOr<Literal> CustomCallKernel(
+    const Instruction& instruction, absl::Span<const Literal* const> operands,
+    EvalContext& context) {
+  const std::string* target =
+      instruction.attrs().Get<std::string>("custom_call_target");
+  if (target == nullptr) {
+    return KernelError(instruction, "needs custom_call_target=");
+  }
+  const CustomCallRegistry& registry = context.options().custom_calls != nullptr
+                                           ? *context.options().custom_calls
+                                           : GlobalCustomCallRegistry();
+  const CustomCallFn* callback = registry.Find(*target);
+  if (callback == nullptr) {
+    return KernelError(
+        instruction,
+        absl::StrCat("custom-call target \"", *target,
+                     "\" is not registered (register a callback with "
+                     "CustomCallRegistry::Register)"));
+  }
+  absl::StatusOr<Literal> result;
+  {
+    HostLock lock(context);
+    result =
+        (*callback)(operands, instruction.shape(), OpaqueText(instruction));
+  }
+  if (!result.ok()) {
+    return KernelError(instruction,
+                       absl::StrCat("custom-call target \"", *target,
+                                    "\" failed: ", result.status().message()));
+  }
+  if (instruction.shape().is_static() &&
+      !result->shape().Compatible(instruction.shape())) {
+    return KernelError(
+        instruction,
+        absl::StrCat("custom-call target \"", *target, "\" returned ",
+                     result->shape().ToString(false), " for ",
+                     instruction.shape().ToString(false)));
+  }
+  return result;
+}
+
+}  // namespace
+
+void RegisterIoKernels(KernelTable* table) {
+  table->Set(Opcode::kInfeed, &InfeedKernel);
+  table->Set(Opcode::kOutfeed, &OutfeedKernel);
+  table->Set(Opcode::kSend, &SendKernel);
+  table->Set(Opcode::kSendDone, &SendDoneKernel);
+  table->Set(Opcode::kRecv, &RecvKernel);
+  table->Set(Opcode::kRecvDone, &RecvDoneKernel);
+  table->Set(Opcode::kCustomCall, &CustomCallKernel);
+}
 
 }  // namespace eval
 }  // namespace kiln

@@ -9,7 +9,9 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <random>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
@@ -73,9 +75,22 @@ class EvalContext {
   }
 
  private:
-  absl::StatusOr<Literal> RunInstructions(
-      const Computation& computation, absl::Span<Instruction* const> order,
-      absl::Span<const Literal* const> arguments);
+  // A computation prepared once per context: its instructions in
+  // dependence order, each operand as an index into that order, and how
+  // many times each value is used (so it can be freed after its last use).
+  // Calls from per-element kernels (combiners, comparators) reuse it.
+  struct Plan {
+    std::vector<const Instruction*> order;
+    std::vector<std::vector<int32_t>> operand_slots;
+    std::vector<int32_t> uses;
+    int32_t root_slot = 0;
+  };
+  absl::StatusOr<const Plan*> PlanFor(const Computation& computation);
+  absl::StatusOr<Literal> RunPlan(const Plan& plan,
+                                  absl::Span<const Literal* const> arguments);
+  absl::Status BindParameter(const Instruction& parameter,
+                             absl::Span<const Literal* const> arguments,
+                             const Literal** value);
 
   const Module& module_;
   const EvalOptions& options_;
@@ -83,6 +98,7 @@ class EvalContext {
   CollectiveHub* hub_;
   EvalState state_;
   int call_depth_ = 0;
+  absl::flat_hash_map<const Computation*, std::unique_ptr<Plan>> plans_;
 };
 
 // "file:line:col: error: <name>: <message>" (location left out when

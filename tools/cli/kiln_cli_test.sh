@@ -63,6 +63,9 @@ expect_status 0 "fmt --allow_elided_constants" -- \
   "${KILN}" fmt --allow_elided_constants "${WORK}/elided.hlo"
 expect_grep 'constant\(\{0, 0, 0\}\)' "${WORK}/out" \
   "fmt --allow_elided_constants"
+# GNU spelling with hyphens names the same flag.
+expect_status 0 "fmt --allow-elided-constants" -- \
+  "${KILN}" fmt --allow-elided-constants "${WORK}/elided.hlo"
 
 if ((failures > 0)); then
   echo "${failures} check(s) failed" >&2

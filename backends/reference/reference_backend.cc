@@ -1,0 +1,116 @@
+#include "backends/reference/reference_backend.h"
+
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "compiler/evaluator/evaluator.h"
+#include "compiler/evaluator/kernel.h"
+#include "compiler/verifier/verifier.h"
+
+namespace kiln {
+namespace {
+
+// Holds its own copy of the module and evaluates it on each Run.
+class ReferenceExecutable : public Executable {
+ public:
+  ReferenceExecutable(std::unique_ptr<Module> module,
+                      std::vector<Shape> parameter_shapes,
+                      const CompileOptions& options)
+      : Executable(std::move(parameter_shapes),
+                   options.replica_count * options.num_partitions),
+        module_(std::move(module)),
+        replica_count_(options.replica_count),
+        num_partitions_(options.num_partitions) {
+    eval_options_.max_while_iterations = options.max_while_iterations;
+    eval_options_.max_literal_bytes = options.max_literal_bytes;
+    eval_options_.rng_seed = options.rng_seed;
+  }
+
+  absl::StatusOr<Literal> Run(absl::Span<const Literal> arguments) override {
+    if (device_count() != 1) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "compiled for ", device_count(),
+          " devices: use RunReplicated with one argument list per device"));
+    }
+    if (absl::Status status = CheckArguments(parameter_shapes(), arguments);
+        !status.ok()) {
+      return status;
+    }
+    return Evaluate(*module_, arguments, eval_options_);
+  }
+
+  absl::StatusOr<std::vector<Literal>> RunReplicated(
+      absl::Span<const std::vector<Literal>> arguments) override {
+    if (static_cast<int64_t>(arguments.size()) != device_count()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("compiled for ", device_count(), " devices but given ",
+                       arguments.size(), " argument lists"));
+    }
+    for (size_t device = 0; device < arguments.size(); ++device) {
+      absl::Status status =
+          CheckArguments(parameter_shapes(), arguments[device]);
+      if (!status.ok()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("device ", device, ": ", status.message()));
+      }
+    }
+    return EvaluateReplicated(*module_, arguments, replica_count_,
+                              num_partitions_, eval_options_);
+  }
+
+ private:
+  std::unique_ptr<Module> module_;
+  int64_t replica_count_;
+  int64_t num_partitions_;
+  EvalOptions eval_options_;
+};
+
+absl::Status CheckDeviceCounts(const CompileOptions& options) {
+  // The product must stay small: each device is simulated in-process.
+  constexpr int64_t kMaxDevices = 1 << 12;
+  if (options.replica_count < 1 || options.num_partitions < 1 ||
+      options.replica_count > kMaxDevices ||
+      options.num_partitions > kMaxDevices / options.replica_count) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "replica_count (", options.replica_count, ") and num_partitions (",
+        options.num_partitions, ") must be at least 1, with at most ",
+        kMaxDevices, " devices in all"));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+bool ReferenceBackend::Supports(Opcode opcode, ElementType type) const {
+  if (type == ElementType::kInvalid) return false;
+  return eval::Kernels().Find(opcode) != nullptr ||
+         opcode == Opcode::kParameter;
+}
+
+absl::StatusOr<std::unique_ptr<Executable>> ReferenceBackend::Compile(
+    const Module& module, const CompileOptions& options) {
+  if (absl::Status status = CheckDeviceCounts(options); !status.ok()) {
+    return status;
+  }
+  if (absl::Status status = VerifyModule(module); !status.ok()) return status;
+  if (absl::Status status = CheckSupported(*this, module); !status.ok()) {
+    return status;
+  }
+  absl::StatusOr<std::vector<Shape>> parameters = EntryParameterShapes(module);
+  if (!parameters.ok()) return parameters.status();
+  return std::unique_ptr<Executable>(std::make_unique<ReferenceExecutable>(
+      module.Clone(), *std::move(parameters), options));
+}
+
+KILN_REGISTER_BACKEND(
+    reference,
+    [](absl::string_view argument) -> absl::StatusOr<std::unique_ptr<Backend>> {
+      if (!argument.empty()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "backend 'reference' takes no argument (got '", argument, "')"));
+      }
+      return std::unique_ptr<Backend>(std::make_unique<ReferenceBackend>());
+    });
+
+}  // namespace kiln

@@ -1,0 +1,360 @@
+// Kernels of the data movement ops that keep the row-major element order or
+// make values from nothing: reshape, bitcast, copy, copy-start/copy-done,
+// iota, and the dynamic-shape ops get-dimension-size, set-dimension-size and
+// dynamic-reshape. How the evaluator holds dynamic arrays (at their bounds)
+// is described in docs/evaluator_data_movement.md.
+#include <complex>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "compiler/evaluator/data_movement_copy.h"
+#include "compiler/evaluator/kernel.h"
+#include "compiler/evaluator/typed.h"
+
+namespace kiln {
+namespace eval {
+namespace {
+
+// reshape: the same row-major elements under the declared dimensions.
+absl::StatusOr<Literal> ReshapeKernel(const Instruction& instruction,
+                                      absl::Span<const Literal* const> operands,
+                                      EvalContext& context) {
+  absl::StatusOr<const Literal*> in = ArrayValue(instruction, operands, 0);
+  if (!in.ok()) return in.status();
+  absl::StatusOr<Literal> out = NewBoundedResult(instruction, context);
+  if (!out.ok()) return out.status();
+  if (!out->shape().IsArray() || out->element_type() != (*in)->element_type() ||
+      out->element_count() != (*in)->element_count()) {
+    return KernelError(
+        instruction,
+        absl::StrCat("cannot reshape ", (*in)->shape().ToString(false), " to ",
+                     out->shape().ToString(false)));
+  }
+  std::memcpy(out->mutable_data().data(), (*in)->data().data(),
+              (*in)->data().size());
+  return out;
+}
+
+// The dimensions of `shape` from most major to most minor in memory (its
+// layout's minor_to_major reversed; the default layout when it has none).
+absl::StatusOr<std::vector<int64_t>> MajorToMinor(
+    const Instruction& instruction, const Shape& shape) {
+  std::vector<int64_t> order;
+  if (!shape.has_layout()) {
+    for (int64_t d = 0; d < shape.rank(); ++d) order.push_back(d);
+    return order;
+  }
+  const Layout& layout = shape.layout();
+  if (!layout.tiles.empty()) {
+    return KernelError(instruction,
+                       absl::StrCat("bitcast through the tiled layout of ",
+                                    shape.ToString(true),
+                                    " is not supported by the evaluator"));
+  }
+  const std::vector<int64_t>& m2m = layout.minor_to_major();
+  std::vector<bool> seen(shape.rank(), false);
+  for (auto it = m2m.rbegin(); it != m2m.rend(); ++it) {
+    if (*it < 0 || *it >= shape.rank() || seen[*it]) break;
+    seen[*it] = true;
+    order.push_back(*it);
+  }
+  if (static_cast<int64_t>(order.size()) != shape.rank()) {
+    return KernelError(instruction,
+                       absl::StrCat("the layout of ", shape.ToString(true),
+                                    " is not a permutation of its "
+                                    "dimensions"));
+  }
+  return order;
+}
+
+// One array's logical elements <-> their physical (memory) order: the
+// dimensions in memory order and their logical row-major strides.
+struct PhysicalOrder {
+  std::vector<int64_t> dims;
+  DimVector logical_strides;
+};
+
+absl::StatusOr<PhysicalOrder> PhysicalOrderOf(const Instruction& instruction,
+                                              const Shape& shape) {
+  absl::StatusOr<std::vector<int64_t>> order = MajorToMinor(instruction, shape);
+  if (!order.ok()) return order.status();
+  const DimVector strides = Strides(shape.dimensions());
+  PhysicalOrder physical;
+  for (int64_t d : *order) {
+    physical.dims.push_back(shape.dimension(d));
+    physical.logical_strides.push_back(strides[d]);
+  }
+  return physical;
+}
+
+// Element types whose bytes may be reinterpreted as each other's.
+bool BitcastableTypes(ElementType from, ElementType to) {
+  const ElementTypeInfo& a = GetElementTypeInfo(from);
+  const ElementTypeInfo& b = GetElementTypeInfo(to);
+  const bool a_packed = a.bit_width != 8 * a.storage_bytes;
+  const bool b_packed = b.bit_width != 8 * b.storage_bytes;
+  if (a_packed || b_packed) return a.bit_width == b.bit_width;
+  return true;
+}
+
+// Keeps a reinterpreted value valid for its type: pred is 0/1 and a
+// sub-byte type keeps only its low bits.
+void NormalizeBits(Literal& literal) {
+  const ElementTypeInfo& info = GetElementTypeInfo(literal.element_type());
+  uint8_t* data = literal.mutable_data().data();
+  if (literal.element_type() == ElementType::kPred) {
+    for (int64_t i = 0; i < literal.element_count(); ++i) {
+      data[i] = data[i] != 0;
+    }
+  } else if (info.storage_bytes == 1 && info.bit_width < 8) {
+    const uint8_t mask = static_cast<uint8_t>((1u << info.bit_width) - 1);
+    for (int64_t i = 0; i < literal.element_count(); ++i) data[i] &= mask;
+  }
+}
+
+// bitcast: the operand's bytes in its physical order (its layout), read
+// back in the result's physical order. With default layouts on both sides
+// this is a reshape.
+absl::StatusOr<Literal> BitcastKernel(const Instruction& instruction,
+                                      absl::Span<const Literal* const> operands,
+                                      EvalContext& context) {
+  absl::StatusOr<const Literal*> in = ArrayValue(instruction, operands, 0);
+  if (!in.ok()) return in.status();
+  absl::StatusOr<Literal> out = NewBoundedResult(instruction, context);
+  if (!out.ok()) return out.status();
+  if (!out->shape().IsArray() || out->data().size() != (*in)->data().size() ||
+      !BitcastableTypes((*in)->element_type(), out->element_type())) {
+    return KernelError(instruction,
+                       absl::StrCat("cannot bitcast ",
+                                    instruction.operand(0)->shape().ToString(),
+                                    " to ", instruction.shape().ToString()));
+  }
+  // The operand's layout is its instruction's (argument literals carry none).
+  Shape in_shape = instruction.operand(0)->shape();
+  if (!in_shape.IsArray() || in_shape.rank() != (*in)->shape().rank()) {
+    in_shape = (*in)->shape();
+  }
+  Shape in_layout_shape = (*in)->shape();
+  if (in_shape.has_layout()) in_layout_shape.set_layout(in_shape.layout());
+  Shape out_layout_shape = out->shape();
+  if (instruction.shape().has_layout()) {
+    out_layout_shape.set_layout(instruction.shape().layout());
+  }
+  absl::StatusOr<PhysicalOrder> from =
+      PhysicalOrderOf(instruction, in_layout_shape);
+  if (!from.ok()) return from.status();
+  absl::StatusOr<PhysicalOrder> to =
+      PhysicalOrderOf(instruction, out_layout_shape);
+  if (!to.ok()) return to.status();
+  std::vector<uint8_t> bytes((*in)->data().size());
+  const int64_t in_bytes = ElementBytes((*in)->element_type());
+  StridedCopy(from->dims, Strides(from->dims), from->logical_strides, in_bytes)
+      .Run(bytes.data(), 0, (*in)->data().data(), 0);
+  const int64_t out_bytes = ElementBytes(out->element_type());
+  StridedCopy(to->dims, to->logical_strides, Strides(to->dims), out_bytes)
+      .Run(out->mutable_data().data(), 0, bytes.data(), 0);
+  if (out->element_type() != (*in)->element_type()) NormalizeBits(*out);
+  return out;
+}
+
+absl::StatusOr<Literal> CopyKernel(const Instruction&,
+                                   absl::Span<const Literal* const> operands,
+                                   EvalContext&) {
+  return *operands[0];
+}
+
+// copy-start's value is its (destination, source, u32[] context) tuple; the
+// context is 0.
+absl::StatusOr<Literal> CopyStartKernel(
+    const Instruction& instruction, absl::Span<const Literal* const> operands,
+    EvalContext& context) {
+  absl::StatusOr<Literal> context_value =
+      context.NewLiteral(instruction, Shape::Scalar(ElementType::kU32));
+  if (!context_value.ok()) return context_value.status();
+  std::vector<Literal> elements;
+  elements.push_back(*operands[0]);
+  elements.push_back(*operands[0]);
+  elements.push_back(*std::move(context_value));
+  return Literal::Tuple(std::move(elements));
+}
+
+absl::StatusOr<Literal> CopyDoneKernel(
+    const Instruction& instruction, absl::Span<const Literal* const> operands,
+    EvalContext&) {
+  const std::vector<Literal>& elements = operands[0]->tuple_elements();
+  if (!operands[0]->shape().IsTuple() || elements.empty()) {
+    return KernelError(instruction, "copy-done takes copy-start's tuple");
+  }
+  return elements[0];
+}
+
+// The real type behind T (complex: its component type).
+template <typename T>
+struct ScalarOf {
+  using type = T;
+};
+template <typename T>
+struct ScalarOf<std::complex<T>> {
+  using type = T;
+};
+
+// iota: each element is its index along iota_dimension, converted to the
+// element type (narrow floats round to nearest even, integers wrap).
+absl::StatusOr<Literal> IotaKernel(const Instruction& instruction,
+                                   absl::Span<const Literal* const>,
+                                   EvalContext& context) {
+  const int64_t* dim = instruction.attrs().Get<int64_t>("iota_dimension");
+  absl::StatusOr<Literal> out = NewBoundedResult(instruction, context);
+  if (!out.ok()) return out.status();
+  const Shape& shape = out->shape();
+  if (dim == nullptr || !shape.IsArray() || *dim < 0 || *dim >= shape.rank() ||
+      shape.element_type() == ElementType::kPred) {
+    return KernelError(instruction,
+                       "iota needs a non-pred array and iota_dimension in "
+                       "range");
+  }
+  const DimVector strides = Strides(shape.dimensions());
+  const int64_t stride = strides[*dim];
+  const int64_t size = shape.dimension(*dim);
+  DispatchByComputeType(shape.element_type(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (!std::is_same_v<T, bool>) {
+      std::vector<T> values(out->element_count());
+      for (size_t i = 0; i < values.size(); ++i) {
+        const int64_t index = (static_cast<int64_t>(i) / stride) % size;
+        if constexpr (std::is_integral_v<T>) {
+          // Wraps to the type's width, as XLA's iota does.
+          values[i] = static_cast<T>(static_cast<uint64_t>(index));
+        } else {
+          values[i] = T(static_cast<typename ScalarOf<T>::type>(index));
+        }
+      }
+      Write<T>(values, *out);
+    }
+  });
+  return out;
+}
+
+absl::StatusOr<int64_t> DimensionAttribute(const Instruction& instruction,
+                                           const Shape& shape) {
+  absl::StatusOr<const std::vector<int64_t>*> dims =
+      Int64ListAttribute(instruction, "dimensions");
+  if (!dims.ok()) return dims.status();
+  if ((*dims)->size() != 1 || (**dims)[0] < 0 || (**dims)[0] >= shape.rank()) {
+    return KernelError(instruction,
+                       absl::StrCat("dimensions must name one dimension of ",
+                                    shape.ToString(false)));
+  }
+  return (**dims)[0];
+}
+
+// get-dimension-size: the size of the operand's value in that dimension
+// (the bound, for an array set-dimension-size made dynamic).
+absl::StatusOr<Literal> GetDimensionSizeKernel(
+    const Instruction& instruction, absl::Span<const Literal* const> operands,
+    EvalContext& context) {
+  absl::StatusOr<const Literal*> in = ArrayValue(instruction, operands, 0);
+  if (!in.ok()) return in.status();
+  absl::StatusOr<int64_t> dim = DimensionAttribute(instruction, (*in)->shape());
+  if (!dim.ok()) return dim.status();
+  const int64_t size = (*in)->shape().dimension(*dim);
+  if (size > std::numeric_limits<int32_t>::max()) {
+    return KernelError(
+        instruction,
+        absl::StrCat("dimension size ", size, " does not fit the s32 result"));
+  }
+  absl::StatusOr<Literal> out =
+      context.NewLiteral(instruction, Shape::Scalar(ElementType::kS32));
+  if (!out.ok()) return out.status();
+  out->SetInt64(0, size);
+  return out;
+}
+
+// set-dimension-size: the data unchanged (the value is the bounded array);
+// the size must lie in [0, bound].
+absl::StatusOr<Literal> SetDimensionSizeKernel(
+    const Instruction& instruction, absl::Span<const Literal* const> operands,
+    EvalContext&) {
+  absl::StatusOr<const Literal*> in = ArrayValue(instruction, operands, 0);
+  if (!in.ok()) return in.status();
+  absl::StatusOr<int64_t> dim = DimensionAttribute(instruction, (*in)->shape());
+  if (!dim.ok()) return dim.status();
+  const Literal& size = *operands[1];
+  if (!size.shape().IsScalar() || !IsIntegralType(size.element_type())) {
+    return KernelError(instruction, "the size operand must be an s32 scalar");
+  }
+  const int64_t value = size.GetInt64(0);
+  const int64_t bound = (*in)->shape().dimension(*dim);
+  if (value < 0 || value > bound) {
+    return KernelError(instruction,
+                       absl::StrCat("size ", value, " of dimension ", *dim,
+                                    " is outside [0, ", bound, "]"));
+  }
+  return **in;
+}
+
+// dynamic-reshape: a reshape to the sizes given by the operands, placed in
+// the bounded result at the same multi-indices (the rest is zero padding).
+absl::StatusOr<Literal> DynamicReshapeKernel(
+    const Instruction& instruction, absl::Span<const Literal* const> operands,
+    EvalContext& context) {
+  absl::StatusOr<const Literal*> in = ArrayValue(instruction, operands, 0);
+  if (!in.ok()) return in.status();
+  absl::StatusOr<Literal> out = NewBoundedResult(instruction, context);
+  if (!out.ok()) return out.status();
+  const Shape& bounds = out->shape();
+  if (!bounds.IsArray() || bounds.element_type() != (*in)->element_type() ||
+      static_cast<int64_t>(operands.size()) != bounds.rank() + 1) {
+    return KernelError(instruction,
+                       "dynamic-reshape needs one size operand per result "
+                       "dimension and the operand's element type");
+  }
+  std::vector<int64_t> sizes;
+  int64_t count = 1;
+  for (int64_t d = 0; d < bounds.rank(); ++d) {
+    const Literal& size = *operands[d + 1];
+    const int64_t value =
+        size.shape().IsScalar() && IsIntegralType(size.element_type())
+            ? size.GetInt64(0)
+            : -1;
+    if (value < 0 || value > bounds.dimension(d)) {
+      return KernelError(instruction,
+                         absl::StrCat("size operand ", d + 1, " is not in [0, ",
+                                      bounds.dimension(d), "]"));
+    }
+    sizes.push_back(value);
+    count *= value;  // Cannot overflow: each size is at most its bound.
+  }
+  if (count != (*in)->element_count()) {
+    return KernelError(
+        instruction,
+        absl::StrCat("the sizes hold ", count, " elements but the operand ",
+                     (*in)->shape().ToString(false), " holds ",
+                     (*in)->element_count()));
+  }
+  StridedCopy(sizes, Strides(bounds.dimensions()), Strides(sizes),
+              ElementBytes(bounds.element_type()))
+      .Run(out->mutable_data().data(), 0, (*in)->data().data(), 0);
+  return out;
+}
+
+}  // namespace
+
+void RegisterReshapeLikeKernels(KernelTable* table) {
+  table->Set(Opcode::kReshape, &ReshapeKernel);
+  table->Set(Opcode::kBitcast, &BitcastKernel);
+  table->Set(Opcode::kCopy, &CopyKernel);
+  table->Set(Opcode::kCopyStart, &CopyStartKernel);
+  table->Set(Opcode::kCopyDone, &CopyDoneKernel);
+  table->Set(Opcode::kIota, &IotaKernel);
+  table->Set(Opcode::kGetDimensionSize, &GetDimensionSizeKernel);
+  table->Set(Opcode::kSetDimensionSize, &SetDimensionSizeKernel);
+  table->Set(Opcode::kDynamicReshape, &DynamicReshapeKernel);
+}
+
+}  // namespace eval
+}  // namespace kiln
