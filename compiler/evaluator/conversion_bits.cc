@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/evaluator/conversion_kernels.h"
+#include "compiler/evaluator/data_movement_dynamic.h"
 #include "compiler/evaluator/typed.h"
 #include "compiler/ir/float_convert.h"
 
@@ -286,8 +287,9 @@ absl::StatusOr<Literal> StochasticConvertKernel(
 
 void RegisterBitConversionKernels(KernelTable* table) {
   table->Set(Opcode::kBitcastConvert, &BitcastConvertKernel);
-  table->Set(Opcode::kReducePrecision, &ReducePrecisionKernel);
-  table->Set(Opcode::kStochasticConvert, &StochasticConvertKernel);
+  table->Set(Opcode::kReducePrecision, &OnValidElements<ReducePrecisionKernel>);
+  table->Set(Opcode::kStochasticConvert,
+             &OnValidElements<StochasticConvertKernel>);
 }
 
 }  // namespace eval

@@ -17,6 +17,7 @@
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/evaluator/data_movement_dynamic.h"
 #include "compiler/evaluator/kernel.h"
 #include "compiler/evaluator/typed.h"
 #include "compiler/ir/float_convert.h"
@@ -203,7 +204,7 @@ absl::StatusOr<Literal> ConvertKernel(const Instruction& instruction,
 }  // namespace
 
 void RegisterConversionKernels(KernelTable* table) {
-  table->Set(Opcode::kConvert, &ConvertKernel);
+  table->Set(Opcode::kConvert, &OnValidElements<ConvertKernel>);
   RegisterBitConversionKernels(table);
 }
 

@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/evaluator/data_movement_copy.h"
+#include "compiler/evaluator/data_movement_dynamic.h"
 #include "compiler/evaluator/kernel.h"
 
 namespace kiln {
@@ -334,15 +335,55 @@ absl::StatusOr<Literal> PadKernel(const Instruction& instruction,
   return out;
 }
 
+// Dynamic sizes (docs/evaluator_dynamic.md). Broadcast keeps the padding
+// in place, so the operand's sizes carry to the result dimensions they map
+// to. A slice keeps a dynamic size only where it takes the whole dimension;
+// a partial slice reads the bounded array and its dimension is dynamic at
+// its own size (XLA's dynamic dimension inference drops the size there too).
+absl::StatusOr<Literal> BroadcastWithDynamicSizes(
+    const Instruction& instruction, absl::Span<const Literal* const> operands,
+    EvalContext& context) {
+  absl::StatusOr<Literal> out = BroadcastKernel(instruction, operands, context);
+  if (!out.ok() || !operands[0]->has_dynamic_sizes()) return out;
+  const std::vector<int64_t>* dims =
+      instruction.attrs().Get<std::vector<int64_t>>("dimensions");
+  std::vector<int64_t> source(out->shape().rank(), -1);
+  for (size_t i = 0; dims != nullptr && i < dims->size(); ++i) {
+    source[(*dims)[i]] = static_cast<int64_t>(i);  // Checked by the kernel.
+  }
+  if (absl::Status s =
+          PassDynamicSizes(instruction, *operands[0], source, &*out);
+      !s.ok()) {
+    return s;
+  }
+  return out;
+}
+
+absl::StatusOr<Literal> SliceWithDynamicSizes(
+    const Instruction& instruction, absl::Span<const Literal* const> operands,
+    EvalContext& context) {
+  absl::StatusOr<Literal> out = SliceKernel(instruction, operands, context);
+  if (!out.ok() || !operands[0]->has_dynamic_sizes()) return out;
+  std::vector<int64_t> source(out->shape().rank());
+  for (size_t d = 0; d < source.size(); ++d) source[d] = d;
+  if (absl::Status s =
+          PassDynamicSizes(instruction, *operands[0], source, &*out);
+      !s.ok()) {
+    return s;
+  }
+  return out;
+}
+
 }  // namespace
 
 void RegisterDataMovementKernels(KernelTable* table) {
-  table->Set(Opcode::kBroadcast, &BroadcastKernel);
-  table->Set(Opcode::kTranspose, &TransposeKernel);
-  table->Set(Opcode::kReverse, &ReverseKernel);
-  table->Set(Opcode::kSlice, &SliceKernel);
-  table->Set(Opcode::kConcatenate, &ConcatenateKernel);
-  table->Set(Opcode::kPad, &PadKernel);
+  table->Set(Opcode::kBroadcast, &BroadcastWithDynamicSizes);
+  table->Set(Opcode::kTranspose, &OnValidElements<TransposeKernel>);
+  table->Set(Opcode::kReverse, &OnValidElements<ReverseKernel>);
+  table->Set(Opcode::kSlice, &SliceWithDynamicSizes);
+  table->Set(Opcode::kConcatenate,
+             &OnValidElements<ConcatenateKernel, DynamicOperands::kEach>);
+  table->Set(Opcode::kPad, &OnValidElements<PadKernel, DynamicOperands::kEach>);
   RegisterReshapeLikeKernels(table);
 }
 

@@ -1,8 +1,9 @@
 // Kernels of the data movement ops that keep the row-major element order or
 // make values from nothing: reshape, bitcast, copy, copy-start/copy-done,
 // iota, and the dynamic-shape ops get-dimension-size, set-dimension-size and
-// dynamic-reshape. How the evaluator holds dynamic arrays (at their bounds)
-// is described in docs/evaluator_data_movement.md.
+// dynamic-reshape. How the evaluator holds dynamic arrays (at their bounds,
+// with a size per dynamic dimension) is described in
+// docs/evaluator_dynamic.md.
 #include <complex>
 #include <cstring>
 #include <limits>
@@ -12,6 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/evaluator/data_movement_copy.h"
+#include "compiler/evaluator/data_movement_dynamic.h"
 #include "compiler/evaluator/kernel.h"
 #include "compiler/evaluator/typed.h"
 
@@ -19,12 +21,19 @@ namespace kiln {
 namespace eval {
 namespace {
 
+absl::StatusOr<Literal> ReshapeDynamicOperand(const Instruction& instruction,
+                                              const Literal& in,
+                                              EvalContext& context);
+
 // reshape: the same row-major elements under the declared dimensions.
 absl::StatusOr<Literal> ReshapeKernel(const Instruction& instruction,
                                       absl::Span<const Literal* const> operands,
                                       EvalContext& context) {
   absl::StatusOr<const Literal*> in = ArrayValue(instruction, operands, 0);
   if (!in.ok()) return in.status();
+  if ((*in)->has_dynamic_sizes()) {
+    return ReshapeDynamicOperand(instruction, **in, context);
+  }
   absl::StatusOr<Literal> out = NewBoundedResult(instruction, context);
   if (!out.ok()) return out.status();
   if (!out->shape().IsArray() || out->element_type() != (*in)->element_type() ||
@@ -252,8 +261,60 @@ absl::StatusOr<int64_t> DimensionAttribute(const Instruction& instruction,
   return (**dims)[0];
 }
 
-// get-dimension-size: the size of the operand's value in that dimension
-// (the bound, for an array set-dimension-size made dynamic).
+// reshape of an operand with dynamic sizes: its valid elements in row-major
+// order fill the result. A static result must hold exactly that many; a
+// result with one dynamic dimension takes the size that makes the count
+// come out (XLA infers the dynamic size of a reshape the same way). More
+// than one dynamic result dimension is ambiguous and refused.
+absl::StatusOr<Literal> ReshapeDynamicOperand(const Instruction& instruction,
+                                              const Literal& in,
+                                              EvalContext& context) {
+  absl::StatusOr<Literal> valid = ValidElements(instruction, in, context);
+  if (!valid.ok()) return valid.status();
+  const Shape& declared = instruction.shape();
+  if (!declared.IsArray() || declared.element_type() != in.element_type()) {
+    return KernelError(instruction, "reshape needs the operand's element type");
+  }
+  std::vector<int64_t> sizes = declared.dimensions();
+  int64_t dynamic_dim = -1;
+  int64_t others = 1;
+  for (int64_t d = 0; d < declared.rank(); ++d) {
+    if (!declared.is_dynamic_dimension(d)) {
+      others *= sizes[d];  // Cannot overflow: the shape has a byte size.
+    } else if (dynamic_dim >= 0) {
+      return KernelError(instruction,
+                         "reshape of a dynamic operand to more than one "
+                         "dynamic dimension is not supported");
+    } else {
+      dynamic_dim = d;
+    }
+  }
+  const int64_t count = valid->element_count();
+  if (dynamic_dim >= 0 && others > 0 && count % others == 0) {
+    sizes[dynamic_dim] = count / others;
+  }
+  int64_t product = 1;
+  for (int64_t size : sizes) product *= size;
+  if (product != count ||
+      (dynamic_dim >= 0 &&
+       sizes[dynamic_dim] > declared.dimension(dynamic_dim))) {
+    return KernelError(
+        instruction,
+        absl::StrCat("cannot reshape the ", count, " valid elements of ",
+                     in.shape().ToString(false), " to ",
+                     declared.ToString(false)));
+  }
+  absl::StatusOr<Literal> reshaped =
+      context.NewLiteral(instruction, Shape::Array(in.element_type(), sizes));
+  if (!reshaped.ok()) return reshaped.status();
+  std::memcpy(reshaped->mutable_data().data(), valid->data().data(),
+              valid->data().size());
+  return PlaceAtBounds(instruction, *reshaped, declared, context);
+}
+
+// get-dimension-size: the size of the operand's value in that dimension:
+// its dynamic size where it has one, else the literal's dimension (a
+// dynamic parameter may be given an argument of its actual size).
 absl::StatusOr<Literal> GetDimensionSizeKernel(
     const Instruction& instruction, absl::Span<const Literal* const> operands,
     EvalContext& context) {
@@ -261,7 +322,7 @@ absl::StatusOr<Literal> GetDimensionSizeKernel(
   if (!in.ok()) return in.status();
   absl::StatusOr<int64_t> dim = DimensionAttribute(instruction, (*in)->shape());
   if (!dim.ok()) return dim.status();
-  const int64_t size = (*in)->shape().dimension(*dim);
+  const int64_t size = (*in)->dynamic_size(*dim);
   if (size > std::numeric_limits<int32_t>::max()) {
     return KernelError(
         instruction,
@@ -274,11 +335,13 @@ absl::StatusOr<Literal> GetDimensionSizeKernel(
   return out;
 }
 
-// set-dimension-size: the data unchanged (the value is the bounded array);
-// the size must lie in [0, bound].
+// set-dimension-size: the data at the declared bounds, unchanged, with the
+// dimension's dynamic size set; the size must lie in [0, bound]. Raising a
+// size uncovers what the padding held, as in XLA. When the declared shape
+// leaves the dimension static, the size must be the bound.
 absl::StatusOr<Literal> SetDimensionSizeKernel(
     const Instruction& instruction, absl::Span<const Literal* const> operands,
-    EvalContext&) {
+    EvalContext& context) {
   absl::StatusOr<const Literal*> in = ArrayValue(instruction, operands, 0);
   if (!in.ok()) return in.status();
   absl::StatusOr<int64_t> dim = DimensionAttribute(instruction, (*in)->shape());
@@ -288,13 +351,39 @@ absl::StatusOr<Literal> SetDimensionSizeKernel(
     return KernelError(instruction, "the size operand must be an s32 scalar");
   }
   const int64_t value = size.GetInt64(0);
-  const int64_t bound = (*in)->shape().dimension(*dim);
+  const Shape& declared = instruction.shape();
+  const bool declared_dynamic = declared.IsArray() &&
+                                declared.rank() == (*in)->shape().rank() &&
+                                declared.is_dynamic_dimension(*dim);
+  const int64_t bound = declared_dynamic ? declared.dimension(*dim)
+                                         : (*in)->shape().dimension(*dim);
   if (value < 0 || value > bound) {
     return KernelError(instruction,
                        absl::StrCat("size ", value, " of dimension ", *dim,
                                     " is outside [0, ", bound, "]"));
   }
-  return **in;
+  if (!declared_dynamic) {
+    if (value != bound) {
+      return KernelError(instruction,
+                         absl::StrCat("size ", value, " of dimension ", *dim,
+                                      " needs the result dimension to be "
+                                      "dynamic (<=",
+                                      bound, ")"));
+    }
+    return **in;
+  }
+  absl::StatusOr<Literal> out = Literal(**in);
+  if ((*in)->shape().dimensions() != declared.dimensions()) {
+    // An argument given at its actual size: place it at the bounds.
+    absl::StatusOr<Literal> valid = ValidElements(instruction, **in, context);
+    if (!valid.ok()) return valid.status();
+    out = PlaceAtBounds(instruction, *valid, declared, context);
+    if (!out.ok()) return out.status();
+  }
+  if (absl::Status s = out->SetDynamicSize(*dim, value); !s.ok()) {
+    return KernelError(instruction, s.message());
+  }
+  return out;
 }
 
 // dynamic-reshape: a reshape to the sizes given by the operands, placed in
@@ -302,8 +391,14 @@ absl::StatusOr<Literal> SetDimensionSizeKernel(
 absl::StatusOr<Literal> DynamicReshapeKernel(
     const Instruction& instruction, absl::Span<const Literal* const> operands,
     EvalContext& context) {
-  absl::StatusOr<const Literal*> in = ArrayValue(instruction, operands, 0);
-  if (!in.ok()) return in.status();
+  absl::StatusOr<const Literal*> bounded = ArrayValue(instruction, operands, 0);
+  if (!bounded.ok()) return bounded.status();
+  // Only the operand's valid elements are reshaped.
+  absl::StatusOr<Literal> valid =
+      ValidElements(instruction, **bounded, context);
+  if (!valid.ok()) return valid.status();
+  const Literal* const in_value = &*valid;
+  const Literal* const* in = &in_value;
   absl::StatusOr<Literal> out = NewBoundedResult(instruction, context);
   if (!out.ok()) return out.status();
   const Shape& bounds = out->shape();
@@ -321,10 +416,16 @@ absl::StatusOr<Literal> DynamicReshapeKernel(
         size.shape().IsScalar() && IsIntegralType(size.element_type())
             ? size.GetInt64(0)
             : -1;
-    if (value < 0 || value > bounds.dimension(d)) {
-      return KernelError(instruction,
-                         absl::StrCat("size operand ", d + 1, " is not in [0, ",
-                                      bounds.dimension(d), "]"));
+    const bool dynamic = instruction.shape().is_dynamic_dimension(d);
+    if (value < 0 || value > bounds.dimension(d) ||
+        (!dynamic && value != bounds.dimension(d))) {
+      return KernelError(
+          instruction,
+          absl::StrCat("size operand ", d + 1, " is not ",
+                       dynamic
+                           ? absl::StrCat("in [0, ", bounds.dimension(d), "]")
+                           : absl::StrCat(bounds.dimension(d),
+                                          ", the static dimension's size")));
     }
     sizes.push_back(value);
     count *= value;  // Cannot overflow: each size is at most its bound.
@@ -339,6 +440,12 @@ absl::StatusOr<Literal> DynamicReshapeKernel(
   StridedCopy(sizes, Strides(bounds.dimensions()), Strides(sizes),
               ElementBytes(bounds.element_type()))
       .Run(out->mutable_data().data(), 0, (*in)->data().data(), 0);
+  for (int64_t d = 0; d < bounds.rank(); ++d) {
+    if (!instruction.shape().is_dynamic_dimension(d)) continue;
+    if (absl::Status s = out->SetDynamicSize(d, sizes[d]); !s.ok()) {
+      return KernelError(instruction, s.message());
+    }
+  }
   return out;
 }
 

@@ -3,6 +3,7 @@
 // (elementwise_broadcast.h). The scalar functions are in
 // elementwise_binary_ops.h.
 #include "absl/strings/str_cat.h"
+#include "compiler/evaluator/data_movement_dynamic.h"
 #include "compiler/evaluator/elementwise_binary_ops.h"
 #include "compiler/evaluator/elementwise_broadcast.h"
 #include "compiler/evaluator/elementwise_internal.h"
@@ -78,23 +79,26 @@ absl::StatusOr<Literal> ComplexKernel(const Instruction& instruction,
 }  // namespace
 
 void RegisterBinaryKernels(KernelTable* table) {
-  table->Set(Opcode::kAdd, &BinaryKernel<AddOp>);
-  table->Set(Opcode::kSubtract, &BinaryKernel<SubtractOp>);
-  table->Set(Opcode::kMultiply, &BinaryKernel<MultiplyOp>);
-  table->Set(Opcode::kDivide, &BinaryKernel<DivideOp>);
-  table->Set(Opcode::kRemainder, &BinaryKernel<RemainderOp>);
-  table->Set(Opcode::kMaximum, &BinaryKernel<MaximumOp>);
-  table->Set(Opcode::kMinimum, &BinaryKernel<MinimumOp>);
-  table->Set(Opcode::kPower, &BinaryKernel<PowerOp>);
-  table->Set(Opcode::kAtan2, &BinaryKernel<Atan2Op>);
-  table->Set(Opcode::kAnd, &BinaryKernel<AndOp>);
-  table->Set(Opcode::kOr, &BinaryKernel<OrOp>);
-  table->Set(Opcode::kXor, &BinaryKernel<XorOp>);
-  table->Set(Opcode::kShiftLeft, &BinaryKernel<ShiftLeftOp>);
+  // OnValidElements: operands with dynamic sizes are computed on their
+  // valid elements only (docs/evaluator_dynamic.md).
+  table->Set(Opcode::kAdd, &OnValidElements<BinaryKernel<AddOp>>);
+  table->Set(Opcode::kSubtract, &OnValidElements<BinaryKernel<SubtractOp>>);
+  table->Set(Opcode::kMultiply, &OnValidElements<BinaryKernel<MultiplyOp>>);
+  table->Set(Opcode::kDivide, &OnValidElements<BinaryKernel<DivideOp>>);
+  table->Set(Opcode::kRemainder, &OnValidElements<BinaryKernel<RemainderOp>>);
+  table->Set(Opcode::kMaximum, &OnValidElements<BinaryKernel<MaximumOp>>);
+  table->Set(Opcode::kMinimum, &OnValidElements<BinaryKernel<MinimumOp>>);
+  table->Set(Opcode::kPower, &OnValidElements<BinaryKernel<PowerOp>>);
+  table->Set(Opcode::kAtan2, &OnValidElements<BinaryKernel<Atan2Op>>);
+  table->Set(Opcode::kAnd, &OnValidElements<BinaryKernel<AndOp>>);
+  table->Set(Opcode::kOr, &OnValidElements<BinaryKernel<OrOp>>);
+  table->Set(Opcode::kXor, &OnValidElements<BinaryKernel<XorOp>>);
+  table->Set(Opcode::kShiftLeft, &OnValidElements<BinaryKernel<ShiftLeftOp>>);
   table->Set(Opcode::kShiftRightArithmetic,
-             &BinaryKernel<ShiftRightArithmeticOp>);
-  table->Set(Opcode::kShiftRightLogical, &BinaryKernel<ShiftRightLogicalOp>);
-  table->Set(Opcode::kComplex, &ComplexKernel);
+             &OnValidElements<BinaryKernel<ShiftRightArithmeticOp>>);
+  table->Set(Opcode::kShiftRightLogical,
+             &OnValidElements<BinaryKernel<ShiftRightLogicalOp>>);
+  table->Set(Opcode::kComplex, &OnValidElements<ComplexKernel>);
 }
 
 }  // namespace eval

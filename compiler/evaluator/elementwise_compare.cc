@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/evaluator/data_movement_dynamic.h"
 #include "compiler/evaluator/elementwise_binary_ops.h"
 #include "compiler/evaluator/elementwise_broadcast.h"
 #include "compiler/evaluator/elementwise_internal.h"
@@ -250,9 +251,11 @@ absl::StatusOr<Literal> ClampKernel(const Instruction& instruction,
 }  // namespace
 
 void RegisterCompareSelectKernels(KernelTable* table) {
-  table->Set(Opcode::kCompare, &CompareKernel);
-  table->Set(Opcode::kSelect, &SelectKernel);
-  table->Set(Opcode::kClamp, &ClampKernel);
+  // OnValidElements: operands with dynamic sizes are computed on their
+  // valid elements only (docs/evaluator_dynamic.md).
+  table->Set(Opcode::kCompare, &OnValidElements<CompareKernel>);
+  table->Set(Opcode::kSelect, &OnValidElements<SelectKernel>);
+  table->Set(Opcode::kClamp, &OnValidElements<ClampKernel>);
 }
 
 }  // namespace eval

@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/evaluator/data_movement_dynamic.h"
 #include "compiler/evaluator/elementwise_broadcast.h"
 #include "compiler/evaluator/elementwise_internal.h"
 #include "compiler/evaluator/elementwise_unary_ops.h"
@@ -149,40 +150,46 @@ absl::StatusOr<Literal> IsFiniteKernel(
 }  // namespace
 
 void RegisterElementwiseKernels(KernelTable* table) {
-  table->Set(Opcode::kAbs, &ComponentKernel<Component::kAbs>);
-  table->Set(Opcode::kReal, &ComponentKernel<Component::kReal>);
-  table->Set(Opcode::kImag, &ComponentKernel<Component::kImag>);
-  table->Set(Opcode::kIsFinite, &IsFiniteKernel);
-  table->Set(Opcode::kAcos, &UnaryKernel<AcosOp>);
-  table->Set(Opcode::kAcosh, &UnaryKernel<AcoshOp>);
-  table->Set(Opcode::kAsin, &UnaryKernel<AsinOp>);
-  table->Set(Opcode::kAsinh, &UnaryKernel<AsinhOp>);
-  table->Set(Opcode::kAtan, &UnaryKernel<AtanOp>);
-  table->Set(Opcode::kAtanh, &UnaryKernel<AtanhOp>);
-  table->Set(Opcode::kCbrt, &UnaryKernel<CbrtOp>);
-  table->Set(Opcode::kCeil, &UnaryKernel<CeilOp>);
-  table->Set(Opcode::kClz, &UnaryKernel<ClzOp>);
-  table->Set(Opcode::kCos, &UnaryKernel<CosOp>);
-  table->Set(Opcode::kCosh, &UnaryKernel<CoshOp>);
-  table->Set(Opcode::kErf, &UnaryKernel<ErfOp>);
-  table->Set(Opcode::kExp, &UnaryKernel<ExpOp>);
-  table->Set(Opcode::kExpm1, &UnaryKernel<Expm1Op>);
-  table->Set(Opcode::kFloor, &UnaryKernel<FloorOp>);
-  table->Set(Opcode::kLog, &UnaryKernel<LogOp>);
-  table->Set(Opcode::kLog1p, &UnaryKernel<Log1pOp>);
-  table->Set(Opcode::kLogistic, &UnaryKernel<LogisticOp>);
-  table->Set(Opcode::kNegate, &UnaryKernel<NegateOp>);
-  table->Set(Opcode::kNot, &UnaryKernel<NotOp>);
-  table->Set(Opcode::kPopulationCount, &UnaryKernel<PopcntOp>);
-  table->Set(Opcode::kRoundNearestAfz, &UnaryKernel<RoundAfzOp>);
-  table->Set(Opcode::kRoundNearestEven, &UnaryKernel<RoundEvenOp>);
-  table->Set(Opcode::kRsqrt, &UnaryKernel<RsqrtOp>);
-  table->Set(Opcode::kSign, &UnaryKernel<SignOp>);
-  table->Set(Opcode::kSin, &UnaryKernel<SinOp>);
-  table->Set(Opcode::kSinh, &UnaryKernel<SinhOp>);
-  table->Set(Opcode::kSqrt, &UnaryKernel<SqrtOp>);
-  table->Set(Opcode::kTan, &UnaryKernel<TanOp>);
-  table->Set(Opcode::kTanh, &UnaryKernel<TanhOp>);
+  // OnValidElements: operands with dynamic sizes are computed on their
+  // valid elements only (docs/evaluator_dynamic.md).
+  table->Set(Opcode::kAbs, &OnValidElements<ComponentKernel<Component::kAbs>>);
+  table->Set(Opcode::kReal,
+             &OnValidElements<ComponentKernel<Component::kReal>>);
+  table->Set(Opcode::kImag,
+             &OnValidElements<ComponentKernel<Component::kImag>>);
+  table->Set(Opcode::kIsFinite, &OnValidElements<IsFiniteKernel>);
+  table->Set(Opcode::kAcos, &OnValidElements<UnaryKernel<AcosOp>>);
+  table->Set(Opcode::kAcosh, &OnValidElements<UnaryKernel<AcoshOp>>);
+  table->Set(Opcode::kAsin, &OnValidElements<UnaryKernel<AsinOp>>);
+  table->Set(Opcode::kAsinh, &OnValidElements<UnaryKernel<AsinhOp>>);
+  table->Set(Opcode::kAtan, &OnValidElements<UnaryKernel<AtanOp>>);
+  table->Set(Opcode::kAtanh, &OnValidElements<UnaryKernel<AtanhOp>>);
+  table->Set(Opcode::kCbrt, &OnValidElements<UnaryKernel<CbrtOp>>);
+  table->Set(Opcode::kCeil, &OnValidElements<UnaryKernel<CeilOp>>);
+  table->Set(Opcode::kClz, &OnValidElements<UnaryKernel<ClzOp>>);
+  table->Set(Opcode::kCos, &OnValidElements<UnaryKernel<CosOp>>);
+  table->Set(Opcode::kCosh, &OnValidElements<UnaryKernel<CoshOp>>);
+  table->Set(Opcode::kErf, &OnValidElements<UnaryKernel<ErfOp>>);
+  table->Set(Opcode::kExp, &OnValidElements<UnaryKernel<ExpOp>>);
+  table->Set(Opcode::kExpm1, &OnValidElements<UnaryKernel<Expm1Op>>);
+  table->Set(Opcode::kFloor, &OnValidElements<UnaryKernel<FloorOp>>);
+  table->Set(Opcode::kLog, &OnValidElements<UnaryKernel<LogOp>>);
+  table->Set(Opcode::kLog1p, &OnValidElements<UnaryKernel<Log1pOp>>);
+  table->Set(Opcode::kLogistic, &OnValidElements<UnaryKernel<LogisticOp>>);
+  table->Set(Opcode::kNegate, &OnValidElements<UnaryKernel<NegateOp>>);
+  table->Set(Opcode::kNot, &OnValidElements<UnaryKernel<NotOp>>);
+  table->Set(Opcode::kPopulationCount, &OnValidElements<UnaryKernel<PopcntOp>>);
+  table->Set(Opcode::kRoundNearestAfz,
+             &OnValidElements<UnaryKernel<RoundAfzOp>>);
+  table->Set(Opcode::kRoundNearestEven,
+             &OnValidElements<UnaryKernel<RoundEvenOp>>);
+  table->Set(Opcode::kRsqrt, &OnValidElements<UnaryKernel<RsqrtOp>>);
+  table->Set(Opcode::kSign, &OnValidElements<UnaryKernel<SignOp>>);
+  table->Set(Opcode::kSin, &OnValidElements<UnaryKernel<SinOp>>);
+  table->Set(Opcode::kSinh, &OnValidElements<UnaryKernel<SinhOp>>);
+  table->Set(Opcode::kSqrt, &OnValidElements<UnaryKernel<SqrtOp>>);
+  table->Set(Opcode::kTan, &OnValidElements<UnaryKernel<TanOp>>);
+  table->Set(Opcode::kTanh, &OnValidElements<UnaryKernel<TanhOp>>);
   RegisterBinaryKernels(table);
   RegisterCompareSelectKernels(table);
 }

@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/evaluator/data_movement_copy.h"
+#include "compiler/evaluator/data_movement_dynamic.h"
 #include "compiler/evaluator/indexing_dims.h"
 #include "compiler/evaluator/kernel.h"
 
@@ -252,11 +253,40 @@ absl::StatusOr<Literal> GatherKernel(const Instruction& instruction,
   return out;
 }
 
+// Dynamic sizes (docs/evaluator_dynamic.md): these ops read and write the
+// operand's bounded array, so padding stays in place. A dimension the
+// result takes whole keeps the operand's dynamic size (dynamic-slice of
+// the full bound; dynamic-update-slice's result is its operand); a partial
+// dynamic-slice is dynamic at its own size, as XLA's inference drops the
+// size there.
+template <Kernel K>
+absl::StatusOr<Literal> KeepWholeDimensionSizes(
+    const Instruction& instruction, absl::Span<const Literal* const> operands,
+    EvalContext& context) {
+  absl::StatusOr<Literal> out = K(instruction, operands, context);
+  if (!out.ok() || operands.empty() || !operands[0]->has_dynamic_sizes() ||
+      !out->shape().IsArray()) {
+    return out;
+  }
+  std::vector<int64_t> source(out->shape().rank());
+  for (size_t d = 0; d < source.size(); ++d) {
+    source[d] = static_cast<int64_t>(d);
+  }
+  if (absl::Status s =
+          PassDynamicSizes(instruction, *operands[0], source, &*out);
+      !s.ok()) {
+    return s;
+  }
+  return out;
+}
+
 }  // namespace
 
 void RegisterIndexingKernels(KernelTable* table) {
-  table->Set(Opcode::kDynamicSlice, &DynamicSliceKernel);
-  table->Set(Opcode::kDynamicUpdateSlice, &DynamicUpdateSliceKernel);
+  table->Set(Opcode::kDynamicSlice,
+             &KeepWholeDimensionSizes<DynamicSliceKernel>);
+  table->Set(Opcode::kDynamicUpdateSlice,
+             &KeepWholeDimensionSizes<DynamicUpdateSliceKernel>);
   table->Set(Opcode::kGather, &GatherKernel);
   RegisterScatterKernel(table);
 }

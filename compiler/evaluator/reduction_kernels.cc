@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/evaluator/data_movement_dynamic.h"
 #include "compiler/evaluator/kernel.h"
 #include "compiler/evaluator/reduction_fast_path.h"
 #include "compiler/evaluator/reduction_internal.h"
@@ -160,13 +161,15 @@ absl::StatusOr<Literal> MapKernel(const Instruction& instruction,
 }  // namespace
 
 void RegisterReductionKernels(KernelTable* table) {
-  table->Set(Opcode::kReduce, &ReduceKernel);
-  table->Set(Opcode::kMap, &MapKernel);
-  table->Set(Opcode::kReduceWindow, &ReduceWindowKernel);
+  // OnValidElements: operands with dynamic sizes are computed on their
+  // valid elements only (docs/evaluator_dynamic.md).
+  table->Set(Opcode::kReduce, &OnValidElements<ReduceKernel>);
+  table->Set(Opcode::kMap, &OnValidElements<MapKernel>);
+  table->Set(Opcode::kReduceWindow, &OnValidElements<ReduceWindowKernel>);
   table->Set(Opcode::kSelectAndScatter, &SelectAndScatterKernel);
-  table->Set(Opcode::kSort, &SortKernel);
-  table->Set(Opcode::kTopK, &TopKKernel);
-  table->Set(Opcode::kScan, &ScanKernel);
+  table->Set(Opcode::kSort, &OnValidElements<SortKernel>);
+  table->Set(Opcode::kTopK, &OnValidElements<TopKKernel>);
+  table->Set(Opcode::kScan, &OnValidElements<ScanKernel>);
 }
 
 }  // namespace eval

@@ -281,9 +281,81 @@ int64_t Literal::LinearIndex(absl::Span<const int64_t> index) const {
   return linear;
 }
 
+int64_t Literal::dynamic_size(int64_t dimension) const {
+  if (!dynamic_sizes_.empty()) return dynamic_sizes_[dimension];
+  return shape_.dimension(dimension);
+}
+
+std::vector<int64_t> Literal::dynamic_sizes() const {
+  if (!dynamic_sizes_.empty()) return dynamic_sizes_;
+  return shape_.IsArray() ? shape_.dimensions() : std::vector<int64_t>{};
+}
+
+absl::Status Literal::SetDynamicSize(int64_t dimension, int64_t size) {
+  if (!shape_.IsArray() || dimension < 0 || dimension >= shape_.rank()) {
+    return absl::InvalidArgumentError(absl::StrCat("dimension ", dimension,
+                                                   " is not a dimension of ",
+                                                   shape_.ToString(false)));
+  }
+  const int64_t bound = shape_.dimension(dimension);
+  if (size < 0 || size > bound) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("dynamic size ", size, " of dimension ", dimension,
+                     " is outside [0, ", bound, "]"));
+  }
+  if (dynamic_sizes_.empty()) dynamic_sizes_ = shape_.dimensions();
+  dynamic_sizes_[dimension] = size;
+  shape_.set_dynamic_dimension(dimension, true);
+  return absl::OkStatus();
+}
+
+int64_t Literal::valid_element_count() const {
+  if (dynamic_sizes_.empty()) return element_count_;
+  int64_t count = 1;
+  for (int64_t size : dynamic_sizes_) count *= size;  // <= element_count_
+  return count;
+}
+
+namespace {
+
+// Compares the valid elements of two arrays with equal bounds and sizes:
+// whole rows of the last dimension at a time.
+bool ValidElementsEqual(const Literal& a, const Literal& b) {
+  const std::vector<int64_t> sizes = a.dynamic_sizes();
+  const std::vector<int64_t>& bounds = a.shape().dimensions();
+  const int64_t rank = static_cast<int64_t>(sizes.size());
+  if (rank == 0) return a.data() == b.data();
+  for (int64_t size : sizes) {
+    if (size == 0) return true;
+  }
+  const size_t element_bytes = a.data().size() / a.element_count();
+  const size_t row_bytes = static_cast<size_t>(sizes[rank - 1]) * element_bytes;
+  std::vector<int64_t> index(rank, 0);
+  while (true) {
+    int64_t row = 0;
+    for (int64_t d = 0; d < rank; ++d) row = row * bounds[d] + index[d];
+    const size_t offset = static_cast<size_t>(row) * element_bytes;
+    if (std::memcmp(a.data().data() + offset, b.data().data() + offset,
+                    row_bytes) != 0) {
+      return false;
+    }
+    int64_t d = rank - 2;
+    while (d >= 0 && ++index[d] == sizes[d]) index[d--] = 0;
+    if (d < 0) return true;
+  }
+}
+
+}  // namespace
+
 bool Literal::operator==(const Literal& other) const {
   if (!shape_.Compatible(other.shape_)) return false;
-  return data_ == other.data_ && tuple_ == other.tuple_;
+  if (tuple_ != other.tuple_) return false;
+  if (dynamic_sizes_.empty() && other.dynamic_sizes_.empty()) {
+    return data_ == other.data_;
+  }
+  if (dynamic_sizes() != other.dynamic_sizes()) return false;
+  if (element_count_ == 0) return true;
+  return ValidElementsEqual(*this, other);
 }
 
 }  // namespace kiln

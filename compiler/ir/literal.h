@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "compiler/ir/shape.h"
@@ -29,7 +30,8 @@ class Literal {
 
   // A zero-filled literal of `shape` (tuples recursively). Refuses shapes
   // whose byte size overflows or exceeds `max_bytes`, and dynamic or
-  // unbounded shapes (a literal's shape is static).
+  // unbounded shapes (the storage is static: make the bounded array, then
+  // mark dimensions dynamic with SetDynamicSize).
   static absl::StatusOr<Literal> Create(
       const Shape& shape, int64_t max_bytes = kDefaultMaxLiteralBytes);
   static Literal Tuple(std::vector<Literal> elements);
@@ -67,6 +69,22 @@ class Literal {
   std::complex<double> GetComplex(int64_t i) const;  // c64 / c128.
   void SetComplex(int64_t i, std::complex<double> v);
 
+  // Dynamic sizes. A literal's storage always spans its dimensions' bounds
+  // (row-major over the bounds); a dimension made dynamic by
+  // SetDynamicSize is marked `<=bound` in shape() and holds `size` valid
+  // elements, the first ones along it. Elements past a dimension's size are
+  // padding: printing and equality never look at them. Static dimensions'
+  // size is their bound.
+  bool has_dynamic_sizes() const { return !dynamic_sizes_.empty(); }
+  int64_t dynamic_size(int64_t dimension) const;
+  // Every dimension's size (the bound where static).
+  std::vector<int64_t> dynamic_sizes() const;
+  // Marks `dimension` dynamic with `size` valid elements; needs an array,
+  // a dimension in range and 0 <= size <= bound.
+  absl::Status SetDynamicSize(int64_t dimension, int64_t size);
+  // Number of valid elements: the product of the sizes.
+  int64_t valid_element_count() const;
+
   // Multi-index <-> linear index (row-major).
   int64_t LinearIndex(absl::Span<const int64_t> index) const;
 
@@ -74,7 +92,8 @@ class Literal {
   const std::vector<Literal>& tuple_elements() const { return tuple_; }
   std::vector<Literal>* mutable_tuple_elements() { return &tuple_; }
 
-  // Same shape (layouts ignored) and same bits.
+  // Same shape (layouts ignored, dynamic dimensions compared), same
+  // dynamic sizes and same bits in the valid elements.
   bool operator==(const Literal& other) const;
   bool operator!=(const Literal& other) const { return !(*this == other); }
 
@@ -82,6 +101,8 @@ class Literal {
   Shape shape_;
   int64_t element_count_ = 0;
   std::vector<uint8_t> data_;
+  // Empty, or one size per dimension once any dimension is dynamic.
+  std::vector<int64_t> dynamic_sizes_;
   std::vector<Literal> tuple_;
 };
 

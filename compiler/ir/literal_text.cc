@@ -28,6 +28,7 @@
 
 #include "absl/strings/charconv.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "compiler/ir/float_convert.h"
 
 namespace kiln {
@@ -97,7 +98,8 @@ class ArrayPrinter {
   ArrayPrinter(const Literal& literal, FloatTextStyle style, std::string* out)
       : literal_(literal),
         style_(style),
-        dims_(literal.shape().dimensions()),
+        bounds_(literal.shape().dimensions()),
+        dims_(literal.dynamic_sizes()),
         rank_(static_cast<int64_t>(dims_.size())),
         pred_(literal.element_type() == ElementType::kPred),
         out_(out) {}
@@ -105,6 +107,14 @@ class ArrayPrinter {
   void Print() {
     int64_t next = 0;
     PrintLevel(0, &next);
+  }
+
+  // Only the valid elements of a dynamic array are printed (as XLA does),
+  // so each row starts at its place in the bounded storage.
+  int64_t RowStart() const {
+    int64_t row = 0;
+    for (int64_t d = 0; d + 1 < rank_; ++d) row = row * bounds_[d] + index_[d];
+    return row * bounds_[rank_ - 1];
   }
 
  private:
@@ -133,6 +143,7 @@ class ArrayPrinter {
     // Rank 1 has no padding; inner rows of more than one element do.
     bool pad = rank_ > 1 && n > 1;
     out_->append(pad ? "{ " : "{");
+    if (literal_.has_dynamic_sizes()) *next = RowStart();
     for (int64_t i = 0; i < n; ++i) {
       if (i > 0) out_->append(", ");
       if (pred_) {
@@ -147,7 +158,8 @@ class ArrayPrinter {
 
   const Literal& literal_;
   FloatTextStyle style_;
-  const std::vector<int64_t>& dims_;
+  const std::vector<int64_t>& bounds_;
+  std::vector<int64_t> dims_;  // the valid sizes
   int64_t rank_;
   bool pred_;
   std::string* out_;
@@ -201,6 +213,18 @@ std::string LiteralValueToString(const Literal& literal,
   }
   AppendLiteral(&out, literal, options);
   return out;
+}
+
+std::string DynamicSizesToString(const Literal& literal) {
+  if (!literal.shape().IsArray() || literal.shape().is_static()) return "";
+  return absl::StrCat("(", absl::StrJoin(literal.dynamic_sizes(), ","), ")");
+}
+
+std::string LiteralToString(const Literal& literal,
+                            const LiteralPrintOptions& options) {
+  return absl::StrCat(literal.shape().ToString(/*print_layout=*/false),
+                      DynamicSizesToString(literal), " ",
+                      LiteralValueToString(literal, options));
 }
 
 std::string FloatBitsToString(ElementType type, uint64_t bits,
@@ -331,7 +355,107 @@ class LiteralParser {
       return Error(pos_, absl::StrCat("no literal text for shape ",
                                       shape.ToString(false)));
     }
+    if (!shape.is_static()) return ParseDynamicArray(shape, depth);
     return ParseArray(shape, depth);
+  }
+
+  // A dynamic array: "(3,2) {...}" gives each dimension's size and then
+  // only the valid elements, as XLA prints them; without the sizes every
+  // dimension is at its bound. The storage spans the bounds.
+  absl::StatusOr<Literal> ParseDynamicArray(const Shape& shape, int depth) {
+    for (int64_t d = 0; d < shape.rank(); ++d) {
+      if (shape.dimension(d) == Shape::kUnboundedSize) {
+        return Error(pos_, absl::StrCat("no literal of unbounded shape ",
+                                        shape.ToString(false)));
+      }
+    }
+    std::vector<int64_t> sizes = shape.dimensions();
+    absl::StatusOr<bool> open = Accept('(');
+    if (!open.ok()) return open.status();
+    if (*open) {
+      for (int64_t d = 0; d < shape.rank(); ++d) {
+        if (d > 0) {
+          if (absl::Status s = Expect(',', "between dynamic sizes"); !s.ok()) {
+            return s;
+          }
+        }
+        absl::StatusOr<int64_t> size = ParseSize(shape, d);
+        if (!size.ok()) return size.status();
+        sizes[d] = *size;
+      }
+      if (absl::Status s = Expect(')', "after the dynamic sizes"); !s.ok()) {
+        return s;
+      }
+    }
+    absl::StatusOr<Literal> valid =
+        ParseArray(Shape::Array(shape.element_type(), sizes), depth);
+    if (!valid.ok()) return valid.status();
+    absl::StatusOr<Literal> literal = Literal::Create(
+        Shape::Array(shape.element_type(), shape.dimensions()), max_bytes_);
+    if (!literal.ok()) return literal.status();
+    CopyIntoBounds(*valid, &*literal);
+    for (int64_t d = 0; d < shape.rank(); ++d) {
+      if (!shape.is_dynamic_dimension(d)) continue;
+      if (absl::Status s = literal->SetDynamicSize(d, sizes[d]); !s.ok()) {
+        return Error(pos_, s.message());
+      }
+    }
+    return literal;
+  }
+
+  // A dimension's size in "(...)": a decimal in [0, bound]; a static
+  // dimension's size must be its bound.
+  absl::StatusOr<int64_t> ParseSize(const Shape& shape, int64_t d) {
+    if (absl::Status s = SkipBlanks(); !s.ok()) return s;
+    const size_t start = pos_;
+    const int64_t bound = shape.dimension(d);
+    int64_t value = 0;
+    while (pos_ < text_.size() && IsDigit(text_[pos_])) {
+      // Saturates above the bound, so a long number cannot overflow.
+      value = std::min(value * 10 + (text_[pos_++] - '0'), bound + 1);
+    }
+    if (pos_ == start) {
+      return Error(start,
+                   absl::StrCat("expected the dynamic size of dimension ", d,
+                                ", found ", Found()));
+    }
+    const std::string number(text_.substr(start, pos_ - start));
+    if (value > bound) {
+      return Error(start,
+                   absl::StrCat("dynamic size ", number, " of dimension ", d,
+                                " is outside [0, ", bound, "]"));
+    }
+    if (!shape.is_dynamic_dimension(d) && value != bound) {
+      return Error(start, absl::StrCat("size ", number, " of static dimension ",
+                                       d, " must be ", bound));
+    }
+    return value;
+  }
+
+  // Copies `valid` (static, no larger than `bounded`) to the leading
+  // corner of `bounded`, one row of the last dimension at a time.
+  static void CopyIntoBounds(const Literal& valid, Literal* bounded) {
+    const std::vector<int64_t>& sizes = valid.shape().dimensions();
+    const std::vector<int64_t>& bounds = bounded->shape().dimensions();
+    const int64_t rank = static_cast<int64_t>(sizes.size());
+    if (valid.element_count() == 0) return;
+    if (rank == 0) {
+      std::memcpy(bounded->mutable_data().data(), valid.data().data(),
+                  valid.data().size());
+      return;
+    }
+    const size_t bytes = valid.data().size() / valid.element_count();
+    const size_t row_bytes = bytes * static_cast<size_t>(sizes[rank - 1]);
+    std::vector<int64_t> index(rank, 0);
+    for (int64_t row = 0;; ++row) {
+      int64_t target = 0;
+      for (int64_t d = 0; d < rank; ++d) target = target * bounds[d] + index[d];
+      std::memcpy(bounded->mutable_data().data() + target * bytes,
+                  valid.data().data() + row * row_bytes, row_bytes);
+      int64_t d = rank - 2;
+      while (d >= 0 && ++index[d] == sizes[d]) index[d--] = 0;
+      if (d < 0) return;
+    }
   }
 
   absl::Status ExpectWord(absl::string_view word) {

@@ -33,6 +33,16 @@ std::string LiteralValueToString(const Literal& literal,
 
 // Decimal text of one element of a float type that parses back to the same
 // bits ("0.1", "1e+10", "inf", "-nan", "nan(0x7)").
+// "(3,2)" for a dynamic array: every dimension's size, as XLA prints after
+// the shape; "" for anything else.
+std::string DynamicSizesToString(const Literal& literal);
+
+// The literal as XLA's Literal::ToString writes it on one line: shape
+// (without layout), dynamic sizes, a blank and the value, e.g.
+// "f32[<=4](3) {1, 2, 3}" (only a dynamic array's valid elements print).
+std::string LiteralToString(const Literal& literal,
+                            const LiteralPrintOptions& options = {});
+
 std::string FloatBitsToString(ElementType type, uint64_t bits,
                               FloatTextStyle style = FloatTextStyle::kShortest);
 

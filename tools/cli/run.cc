@@ -93,8 +93,7 @@ absl::StatusOr<ArgumentSources> MakeArgumentSources(int64_t device_count) {
 
 // "f32[2] {3, 4}": the literal as a line of HLO literal syntax.
 std::string LiteralLine(const Literal& literal) {
-  return absl::StrCat(literal.shape().ToString(/*print_layout=*/false), " ",
-                      LiteralValueToString(literal), "\n");
+  return absl::StrCat(LiteralToString(literal), "\n");
 }
 
 // A tuple result prints one line per element; anything else one line.

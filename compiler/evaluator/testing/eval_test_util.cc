@@ -27,8 +27,7 @@ absl::StatusOr<Literal> Run(absl::string_view hlo,
 }
 
 std::string LiteralText(const Literal& literal) {
-  return absl::StrCat(literal.shape().ToString(/*print_layout=*/false), " ",
-                      LiteralValueToString(literal));
+  return LiteralToString(literal);
 }
 
 std::string RunToText(absl::string_view hlo,
