@@ -93,6 +93,7 @@ int MaybeShowHelp(const std::vector<absl::string_view>& args) {
 // (`kiln run --random-args model.hlo` means seed 0).
 constexpr std::pair<absl::string_view, absl::string_view> kOptionalValues[] = {
     {"random_args", "0"},
+    {"check_semantics", "3"},
 };
 
 // Accepts GNU-style spellings: `--args-file=x` is `--args_file=x` (Abseil

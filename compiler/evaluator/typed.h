@@ -128,6 +128,7 @@ KILN_DECLARE_GET_SET(std::complex<double>)
 template <typename T>
 std::vector<T> Read(const Literal& literal) {
   std::vector<T> values(static_cast<size_t>(literal.element_count()));
+  if (values.empty()) return values;  // No storage to copy from.
   if constexpr (!std::is_same_v<T, bool>) {
     if (StorageIsNative(literal.element_type())) {
       std::memcpy(values.data(), literal.data().data(),
@@ -142,6 +143,7 @@ std::vector<T> Read(const Literal& literal) {
 // Stores every element of `values` (size == element count).
 template <typename T>
 void Write(absl::Span<const T> values, Literal& literal) {
+  if (values.empty()) return;
   if constexpr (!std::is_same_v<T, bool>) {
     if (StorageIsNative(literal.element_type())) {
       std::memcpy(literal.mutable_data().data(), values.data(),

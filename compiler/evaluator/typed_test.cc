@@ -71,6 +71,13 @@ TEST(TypedTest, NativeSpansAndBulkCopies) {
   EXPECT_TRUE(StorageIsNative(ElementType::kPred));
 }
 
+TEST(TypedTest, EmptyLiteralsReadAndWriteNothing) {
+  Literal empty = Make(ElementType::kF32, {0, 3});
+  EXPECT_TRUE(Read<float>(empty).empty());
+  Write<float>({}, empty);
+  EXPECT_EQ(empty.element_count(), 0);
+}
+
 TEST(TypedTest, ComplexAndPred) {
   Literal c = Make(ElementType::kC64, {1});
   Set<std::complex<float>>(c, 0, {1.5f, -2.0f});

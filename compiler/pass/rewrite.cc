@@ -1,0 +1,108 @@
+#include "compiler/pass/rewrite.h"
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+
+namespace kiln {
+
+Instruction* RewriteContext::Add(Computation* computation,
+                                 std::unique_ptr<Instruction> instruction) {
+  return computation->AddInstruction(std::move(instruction));
+}
+
+absl::StatusOr<bool> RewriteContext::Replace(Instruction* old_instruction,
+                                             Instruction* replacement) {
+  Computation* computation = old_instruction->parent();
+  // Recorded before the call: the pointer is freed by it.
+  removed_.insert(old_instruction);
+  absl::Status replaced =
+      computation->ReplaceInstruction(old_instruction, replacement);
+  if (!replaced.ok()) {
+    removed_.erase(old_instruction);
+    return replaced;
+  }
+  return true;
+}
+
+absl::StatusOr<bool> RewriteContext::ReplaceWithNew(
+    Instruction* old_instruction, std::unique_ptr<Instruction> replacement) {
+  Instruction* added = Add(old_instruction->parent(), std::move(replacement));
+  return Replace(old_instruction, added);
+}
+
+absl::Status RewriteContext::Remove(Instruction* instruction) {
+  Computation* computation = instruction->parent();
+  removed_.insert(instruction);
+  absl::Status removed = computation->RemoveInstruction(instruction);
+  if (!removed.ok()) removed_.erase(instruction);
+  return removed;
+}
+
+namespace {
+
+// Tries the rewrites on `instruction`; sets `*fired` to the name of the one
+// that fired, if any.
+absl::Status RewriteOne(Instruction* instruction,
+                        absl::Span<const Rewrite> rewrites,
+                        RewriteContext& context, const std::string** fired) {
+  for (const Rewrite& rewrite : rewrites) {
+    absl::StatusOr<bool> changed = rewrite.apply(instruction, context);
+    if (!changed.ok()) {
+      return absl::Status(
+          changed.status().code(),
+          absl::StrCat("rewrite '", rewrite.name, "' on ", instruction->name(),
+                       ": ", changed.status().message()));
+    }
+    if (*changed) {
+      *fired = &rewrite.name;
+      return absl::OkStatus();
+    }
+  }
+  return absl::OkStatus();
+}
+
+// One sweep over one computation. Returns the last rewrite that fired.
+absl::Status SweepComputation(Computation* computation,
+                              absl::Span<const Rewrite> rewrites,
+                              RewriteContext& context,
+                              const std::string** last_fired) {
+  absl::StatusOr<std::vector<Instruction*>> order = computation->PostOrder();
+  if (!order.ok()) return order.status();
+  for (Instruction* instruction : *order) {
+    // A freed pointer may come back for a new instruction; skipping it
+    // then is harmless, the next sweep visits it.
+    if (context.IsRemoved(instruction)) continue;
+    absl::Status status =
+        RewriteOne(instruction, rewrites, context, last_fired);
+    if (!status.ok()) return status;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<bool> ApplyRewrites(Module& module,
+                                   absl::Span<const Rewrite> rewrites,
+                                   const RewriteOptions& options) {
+  RewriteContext context;
+  bool changed = false;
+  const std::string* last_fired = nullptr;
+  for (int64_t sweep = 0; sweep < options.max_sweeps; ++sweep) {
+    const std::string* fired = nullptr;
+    for (Computation* computation : module.computations()) {
+      absl::Status status =
+          SweepComputation(computation, rewrites, context, &fired);
+      if (!status.ok()) return status;
+      context.ClearRemoved();
+    }
+    if (fired == nullptr) return changed;
+    changed = true;
+    last_fired = fired;
+  }
+  return absl::FailedPreconditionError(
+      absl::StrCat("rewrites still firing after ", options.max_sweeps,
+                   " sweeps (last: '", *last_fired, "')"));
+}
+
+}  // namespace kiln

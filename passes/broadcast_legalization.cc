@@ -1,0 +1,465 @@
+#include "passes/broadcast_legalization.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "compiler/ir/computation.h"
+#include "compiler/ir/instruction.h"
+#include "compiler/ir/opcode.h"
+#include "compiler/ir/shape.h"
+
+namespace kiln {
+namespace {
+
+using Dims = std::vector<int64_t>;
+
+// Which operands of an elementwise op broadcast together, and which of them
+// strict HLO lets stay scalars (clamp's min and max). Mirrors the shape
+// rules in compiler/ops/elementwise*_shapes.cc.
+struct BroadcastingOperands {
+  Dims operands;
+  Dims scalar_ok;
+};
+
+std::optional<BroadcastingOperands> OperandsThatBroadcast(
+    const Instruction& instruction) {
+  switch (instruction.opcode()) {
+    case Opcode::kAdd:
+    case Opcode::kSubtract:
+    case Opcode::kMultiply:
+    case Opcode::kDivide:
+    case Opcode::kRemainder:
+    case Opcode::kMaximum:
+    case Opcode::kMinimum:
+    case Opcode::kPower:
+    case Opcode::kAtan2:
+    case Opcode::kAnd:
+    case Opcode::kOr:
+    case Opcode::kXor:
+    case Opcode::kShiftLeft:
+    case Opcode::kShiftRightArithmetic:
+    case Opcode::kShiftRightLogical:
+    case Opcode::kCompare:
+    case Opcode::kComplex:
+      return BroadcastingOperands{{0, 1}, {}};
+    case Opcode::kSelect:
+      // Select of tuples is whole-value selection, not broadcasting.
+      if (instruction.operand_count() == 3 &&
+          instruction.operand(1)->shape().IsTuple()) {
+        return std::nullopt;
+      }
+      return BroadcastingOperands{{0, 1, 2}, {}};
+    case Opcode::kClamp:
+      return BroadcastingOperands{{0, 1, 2}, {0, 2}};
+    default:
+      return std::nullopt;
+  }
+}
+
+bool IsStaticArray(const Shape& shape) {
+  return shape.IsArray() && shape.is_static();
+}
+
+bool Contains(const Dims& list, int64_t value) {
+  for (int64_t x : list) {
+    if (x == value) return true;
+  }
+  return false;
+}
+
+// True when the result dims not named in `dims` all have size 1, i.e. the
+// broadcast replicates nothing.
+bool AddsOnlySizeOneDims(const Dims& dims, const Dims& result) {
+  for (int64_t d = 0; d < static_cast<int64_t>(result.size()); ++d) {
+    if (!Contains(dims, d) && result[d] != 1) return false;
+  }
+  return true;
+}
+
+// True when the operand dims of size other than 1 keep their relative
+// order, so that the row-major element order is unchanged (a reshape).
+bool KeepsElementOrder(const Dims& dims, const Dims& operand_sizes) {
+  int64_t last = -1;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (operand_sizes[i] == 1) continue;
+    if (dims[i] < last) return false;
+    last = dims[i];
+  }
+  return true;
+}
+
+bool IsPermutation(const Dims& dims) {
+  std::vector<bool> seen(dims.size(), false);
+  for (int64_t d : dims) {
+    if (d < 0 || d >= static_cast<int64_t>(dims.size()) || seen[d]) {
+      return false;
+    }
+    seen[d] = true;
+  }
+  return true;
+}
+
+// A broadcast whose operand dims match their result dims exactly (XLA's).
+bool IsStrictBroadcast(const Instruction& instruction) {
+  if (instruction.opcode() != Opcode::kBroadcast ||
+      instruction.operand_count() != 1) {
+    return false;
+  }
+  const Dims* dims = instruction.attrs().Get<Dims>("dimensions");
+  const Shape& in = instruction.operand(0)->shape();
+  const Shape& out = instruction.shape();
+  if (dims == nullptr || !IsStaticArray(in) || !IsStaticArray(out) ||
+      static_cast<int64_t>(dims->size()) != in.rank()) {
+    return false;
+  }
+  for (int64_t i = 0; i < in.rank(); ++i) {
+    const int64_t target = (*dims)[i];
+    if (target < 0 || target >= out.rank() ||
+        in.dimension(i) != out.dimension(target)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Builds the instructions of one rewrite into a computation: fresh names
+// (the module's uniquing) and the metadata of the instruction they replace.
+class Rewriter {
+ public:
+  Rewriter(Computation* computation, const Instruction& origin)
+      : computation_(computation), origin_(origin) {}
+
+  // `operand` broadcast to `result` (the final shape, layout included):
+  // operand dim i goes to result dim dims[i]. Operand dims of size 1 that
+  // stretch are removed with a reshape first. Canonical: folds a broadcast
+  // operand, and emits a reshape, transpose or nothing where those suffice.
+  Instruction* Expand(Instruction* operand, const Dims& dims,
+                      const Shape& result) {
+    Dims kept_dims;
+    Dims kept_sizes;
+    const Shape& in = operand->shape();
+    for (int64_t i = 0; i < in.rank(); ++i) {
+      if (in.dimension(i) == result.dimension(dims[i])) {
+        kept_dims.push_back(dims[i]);
+        kept_sizes.push_back(in.dimension(i));
+      }
+    }
+    Instruction* source = operand;
+    if (kept_sizes.size() != static_cast<size_t>(in.rank())) {
+      source = Reshape(operand, LikeResult(in.element_type(), kept_sizes));
+    }
+    return Broadcast(source, kept_dims, result);
+  }
+
+  // A strict broadcast of `source` to `result`, in canonical form.
+  Instruction* Broadcast(Instruction* source, Dims dims, const Shape& result) {
+    if (IsStrictBroadcast(*source)) {
+      const Dims& inner = *source->attrs().Get<Dims>("dimensions");
+      Dims composed;
+      for (int64_t d : inner) composed.push_back(dims[d]);
+      dims = std::move(composed);
+      source = source->operand(0);
+    }
+    const Dims& out = result.dimensions();
+    const Dims& in = source->shape().dimensions();
+    if (AddsOnlySizeOneDims(dims, out)) {
+      if (dims.size() == out.size() && IsPermutation(dims) &&
+          !KeepsElementOrder(dims, in)) {
+        return Transpose(source, dims, result);
+      }
+      if (KeepsElementOrder(dims, in)) {
+        if (in == out && source->shape().Compatible(result)) return source;
+        return Reshape(source, result);
+      }
+    }
+    auto broadcast =
+        std::make_unique<Instruction>(Opcode::kBroadcast, result, "broadcast");
+    broadcast->AppendOperand(source);
+    broadcast->mutable_attrs()->Set("dimensions", std::move(dims));
+    return Add(std::move(broadcast));
+  }
+
+  // An array shape of the given sizes, with a default layout when the
+  // instruction being rewritten has layouts.
+  Shape LikeResult(ElementType type, const Dims& sizes) const {
+    Shape shape = Shape::Array(type, sizes);
+    if (origin_.shape().has_layout()) shape.SetDefaultLayoutIfMissing();
+    return shape;
+  }
+
+ private:
+  Instruction* Reshape(Instruction* source, const Shape& result) {
+    auto reshape =
+        std::make_unique<Instruction>(Opcode::kReshape, result, "reshape");
+    reshape->AppendOperand(source);
+    return Add(std::move(reshape));
+  }
+
+  // Broadcast dims that permute: result dim dims[i] is operand dim i.
+  Instruction* Transpose(Instruction* source, const Dims& dims,
+                         const Shape& result) {
+    Dims permutation(dims.size());
+    for (size_t i = 0; i < dims.size(); ++i) permutation[dims[i]] = i;
+    auto transpose =
+        std::make_unique<Instruction>(Opcode::kTranspose, result, "transpose");
+    transpose->AppendOperand(source);
+    transpose->mutable_attrs()->Set("dimensions", std::move(permutation));
+    return Add(std::move(transpose));
+  }
+
+  Instruction* Add(std::unique_ptr<Instruction> instruction) {
+    instruction->metadata = origin_.metadata;
+    instruction->location = origin_.location;
+    return computation_->AddInstruction(std::move(instruction));
+  }
+
+  Computation* computation_;
+  const Instruction& origin_;
+};
+
+// A broadcast folded into a new one and now unused goes too (other dead
+// code is dce's).
+absl::Status RemoveIfFoldedAway(Computation* computation,
+                                Instruction* instruction) {
+  if (instruction->opcode() != Opcode::kBroadcast ||
+      instruction->user_count() > 0 || instruction == computation->root() ||
+      !instruction->control_successors().empty()) {
+    return absl::OkStatus();
+  }
+  return computation->RemoveInstruction(instruction);
+}
+
+// Makes every broadcasting operand of `instruction` the result's shape.
+absl::StatusOr<bool> LegalizeElementwise(Computation* computation,
+                                         Instruction* instruction,
+                                         const BroadcastingOperands& spec) {
+  const Shape& result = instruction->shape();
+  if (!IsStaticArray(result)) return false;
+  for (int64_t index : spec.operands) {
+    if (index >= instruction->operand_count() ||
+        !IsStaticArray(instruction->operand(index)->shape())) {
+      return false;
+    }
+  }
+  const Dims* in_dims = instruction->attrs().Get<Dims>("broadcast_dimensions");
+  Rewriter rewriter(computation, *instruction);
+  bool changed = false;
+  absl::flat_hash_map<Instruction*, Instruction*> expanded;
+  for (int64_t index : spec.operands) {
+    Instruction* operand = instruction->operand(index);
+    const Shape& shape = operand->shape();
+    if (shape.dimensions() == result.dimensions()) continue;
+    if (shape.IsScalar() && Contains(spec.scalar_ok, index)) continue;
+    Dims dims;
+    if (shape.rank() == result.rank()) {
+      for (int64_t d = 0; d < shape.rank(); ++d) dims.push_back(d);
+    } else if (!shape.IsScalar()) {
+      if (in_dims == nullptr ||
+          static_cast<int64_t>(in_dims->size()) != shape.rank()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            instruction->name(), ": operand ", index,
+            " has a lower rank than the result and broadcast_dimensions "
+            "does not map it (broadcasting.md, InDim); run the verifier"));
+      }
+      dims = *in_dims;
+    }
+    for (int64_t i = 0; i < shape.rank(); ++i) {
+      const int64_t target = dims[i];
+      if (target < 0 || target >= result.rank() ||
+          (shape.dimension(i) != result.dimension(target) &&
+           shape.dimension(i) != 1)) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            instruction->name(), ": operand ", index, " dim ", i,
+            " cannot broadcast to the result (broadcasting.md); run the "
+            "verifier"));
+      }
+    }
+    Instruction*& replacement = expanded[operand];
+    if (replacement == nullptr) {
+      replacement = rewriter.Expand(
+          operand, dims,
+          rewriter.LikeResult(shape.element_type(), result.dimensions()));
+    }
+    instruction->ReplaceOperandWith(index, replacement);
+    changed = true;
+  }
+  for (auto& [old_operand, replacement] : expanded) {
+    if (old_operand == replacement) continue;
+    absl::Status removed = RemoveIfFoldedAway(computation, old_operand);
+    if (!removed.ok()) return removed;
+  }
+  if (instruction->mutable_attrs()->Erase("broadcast_dimensions")) {
+    changed = true;
+  }
+  return changed;
+}
+
+// Client-form degenerate broadcasts, nested broadcasts and broadcasts that
+// are reshapes, transposes or no-ops.
+absl::StatusOr<bool> CanonicalizeBroadcast(Computation* computation,
+                                           Instruction* broadcast) {
+  const Dims* dims = broadcast->attrs().Get<Dims>("dimensions");
+  Instruction* operand =
+      broadcast->operand_count() == 1 ? broadcast->operand(0) : nullptr;
+  if (dims == nullptr || operand == nullptr ||
+      !IsStaticArray(operand->shape()) || !IsStaticArray(broadcast->shape()) ||
+      static_cast<int64_t>(dims->size()) != operand->shape().rank()) {
+    return false;
+  }
+  for (int64_t d : *dims) {
+    if (d < 0 || d >= broadcast->shape().rank()) return false;
+  }
+  if (IsStrictBroadcast(*broadcast) && !IsStrictBroadcast(*operand) &&
+      !AddsOnlySizeOneDims(*dims, broadcast->shape().dimensions())) {
+    return false;  // Canonical already.
+  }
+  Rewriter rewriter(computation, *broadcast);
+  Instruction* replacement =
+      rewriter.Expand(operand, *dims, broadcast->shape());
+  if (replacement == broadcast) return false;
+  if (replacement == operand && !(operand->shape() == broadcast->shape())) {
+    return false;  // An identity that changes the layout: a real copy.
+  }
+  if (replacement->opcode() == Opcode::kBroadcast &&
+      replacement->operand(0) == operand &&
+      *replacement->attrs().Get<Dims>("dimensions") == *dims) {
+    // Already canonical: drop the duplicate just built.
+    absl::Status removed = computation->RemoveInstruction(replacement);
+    if (!removed.ok()) return removed;
+    return false;
+  }
+  absl::Status replaced =
+      computation->ReplaceInstruction(broadcast, replacement);
+  if (!replaced.ok()) return replaced;
+  absl::Status removed = RemoveIfFoldedAway(computation, operand);
+  if (!removed.ok()) return removed;
+  return true;
+}
+
+absl::StatusOr<bool> LegalizeComputation(Computation* computation) {
+  absl::StatusOr<std::vector<Instruction*>> order = computation->PostOrder();
+  if (!order.ok()) return order.status();
+  bool changed = false;
+  for (Instruction* instruction : *order) {
+    absl::StatusOr<bool> rewritten = false;
+    if (instruction->opcode() == Opcode::kBroadcast) {
+      rewritten = CanonicalizeBroadcast(computation, instruction);
+    } else if (std::optional<BroadcastingOperands> spec =
+                   OperandsThatBroadcast(*instruction)) {
+      rewritten = LegalizeElementwise(computation, instruction, *spec);
+    }
+    if (!rewritten.ok()) return rewritten.status();
+    changed |= *rewritten;
+  }
+  return changed;
+}
+
+// --- Keeping the text order a valid definition order ---
+//
+// New instructions are appended to their computation, after their users,
+// but the text form needs every operand defined before its use. A
+// computation whose order broke is rebuilt in its stable post order (the
+// old order wherever that was valid) under the same names, and swapped in.
+
+bool InDefinitionOrder(const Computation& computation) {
+  absl::flat_hash_set<const Instruction*> defined;
+  for (const Instruction* instruction : computation.instructions()) {
+    for (const Instruction* operand : instruction->operands()) {
+      if (!defined.contains(operand)) return false;
+    }
+    for (const Instruction* pred : instruction->control_predecessors()) {
+      if (!defined.contains(pred)) return false;
+    }
+    defined.insert(instruction);
+  }
+  return true;
+}
+
+absl::StatusOr<std::unique_ptr<Computation>> RebuildInPostOrder(
+    const Computation& computation) {
+  absl::StatusOr<std::vector<Instruction*>> order = computation.PostOrder();
+  if (!order.ok()) return order.status();
+  auto rebuilt = std::make_unique<Computation>(computation.name());
+  rebuilt->set_execution_thread(computation.execution_thread());
+  absl::flat_hash_map<const Instruction*, Instruction*> map;
+  for (const Instruction* instruction : *order) {
+    std::vector<Instruction*> operands;
+    for (Instruction* operand : instruction->operands()) {
+      operands.push_back(map.at(operand));
+    }
+    map[instruction] =
+        rebuilt->AddInstruction(instruction->CloneWithNewOperands(
+            instruction->shape(), operands, instruction->name()));
+  }
+  for (const Instruction* instruction : *order) {
+    for (Instruction* successor : instruction->control_successors()) {
+      absl::Status status =
+          map.at(instruction)->AddControlDependencyTo(map.at(successor));
+      if (!status.ok()) return status;
+    }
+  }
+  if (computation.root() != nullptr) {
+    rebuilt->set_root(map.at(computation.root()));
+  }
+  return rebuilt;
+}
+
+absl::Status RestoreDefinitionOrder(Module& module,
+                                    const std::vector<Computation*>& changed) {
+  absl::flat_hash_map<Computation*, Computation*> replaced;
+  for (Computation* computation : changed) {
+    if (InDefinitionOrder(*computation)) continue;
+    absl::StatusOr<std::unique_ptr<Computation>> rebuilt =
+        RebuildInPostOrder(*computation);
+    if (!rebuilt.ok()) return rebuilt.status();
+    // The rebuilt copy takes over the instruction names.
+    for (const Instruction* instruction : computation->instructions()) {
+      module.ReleaseName(instruction->name());
+    }
+    replaced[computation] = module.AddComputation(*std::move(rebuilt));
+  }
+  if (replaced.empty()) return absl::OkStatus();
+  auto remap = [&replaced](Computation* callee) {
+    auto it = replaced.find(callee);
+    return it == replaced.end() ? callee : it->second;
+  };
+  for (Computation* computation : module.computations()) {
+    for (Instruction* instruction : computation->instructions()) {
+      instruction->RemapCalledComputations(remap);
+    }
+  }
+  if (module.entry() != nullptr) module.set_entry(remap(module.entry()));
+  for (auto& [old_computation, new_computation] : replaced) {
+    std::string name = old_computation->name();
+    absl::Status removed = module.RemoveComputation(old_computation);
+    if (!removed.ok()) return removed;
+    new_computation->set_name(std::move(name));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<bool> BroadcastLegalizationPass::Run(Module& module) {
+  std::vector<Computation*> changed;
+  for (Computation* computation : module.computations()) {
+    absl::StatusOr<bool> legalized = LegalizeComputation(computation);
+    if (!legalized.ok()) return legalized.status();
+    if (*legalized) changed.push_back(computation);
+  }
+  absl::Status ordered = RestoreDefinitionOrder(module, changed);
+  if (!ordered.ok()) return ordered;
+  return !changed.empty();
+}
+
+KILN_REGISTER_PASS(BroadcastLegalizationPass);
+
+}  // namespace kiln
