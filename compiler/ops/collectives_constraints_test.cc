@@ -10,49 +10,20 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "compiler/ops/testing/family_shape_test_util.h"
+#include "compiler/ops/testing/rule_cases.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
 namespace kiln {
 namespace {
 
+using shape_test::ExpectRuleErrors;
 using shape_test::InferError;
 using shape_test::InferText;
+using shape_test::Rule;
+using shape_test::RuleCase;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
-
-// What an invalid case's error must say: `what` (the broken constraint
-// with its values), and, when `section` is set, the rule's name
-// "(operation_semantics.md, <section>)" after the instruction's name "r: ".
-// An empty section marks an error the parser gives before any shape rule.
-struct Expected {
-  std::string what;
-  std::string section;
-};
-
-Expected Rule(absl::string_view what, absl::string_view section) {
-  return {std::string(what), std::string(section)};
-}
-
-// An invalid case: the constraint it breaks (shown when it fails), the
-// module, and the error it must give.
-struct RuleCase {
-  const char* constraint;
-  std::string hlo;
-  Expected error;
-};
-
-void ExpectRuleErrors(const std::vector<RuleCase>& cases) {
-  for (const RuleCase& c : cases) {
-    SCOPED_TRACE(c.constraint);
-    const std::string error = InferError(c.hlo);
-    EXPECT_THAT(error, HasSubstr(c.error.what));
-    if (c.error.section.empty()) continue;
-    EXPECT_THAT(error, StartsWith("r: "));
-    EXPECT_THAT(error, HasSubstr(absl::StrCat("(operation_semantics.md, ",
-                                              c.error.section, ")")));
-  }
-}
 
 // 4 replicas x 2 partitions; ROOT `root` over x = f32[8,4], y = f32[4,2],
 // s = s32[4], off = s64[2], big = f32[8,2], t = token.

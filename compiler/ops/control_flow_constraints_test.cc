@@ -10,49 +10,20 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "compiler/ops/testing/family_shape_test_util.h"
+#include "compiler/ops/testing/rule_cases.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
 namespace kiln {
 namespace {
 
+using shape_test::ExpectRuleErrors;
 using shape_test::InferError;
 using shape_test::InferText;
+using shape_test::Rule;
+using shape_test::RuleCase;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
-
-// What an invalid case's error must say: `what` (the broken constraint
-// with its values), and, when `section` is set, the rule's name
-// "(operation_semantics.md, <section>)" after the instruction's name "result:
-// ". An empty section marks an error the parser gives before any shape rule.
-struct Expected {
-  std::string what;
-  std::string section;
-};
-
-Expected Rule(absl::string_view what, absl::string_view section) {
-  return {std::string(what), std::string(section)};
-}
-
-// An invalid case: the constraint it breaks (shown when it fails), the
-// module, and the error it must give.
-struct RuleCase {
-  const char* constraint;
-  std::string hlo;
-  Expected error;
-};
-
-void ExpectRuleErrors(const std::vector<RuleCase>& cases) {
-  for (const RuleCase& c : cases) {
-    SCOPED_TRACE(c.constraint);
-    const std::string error = InferError(c.hlo);
-    EXPECT_THAT(error, HasSubstr(c.error.what));
-    if (c.error.section.empty()) continue;
-    EXPECT_THAT(error, StartsWith("result: "));
-    EXPECT_THAT(error, HasSubstr(absl::StrCat("(operation_semantics.md, ",
-                                              c.error.section, ")")));
-  }
-}
 
 // Computations over the loop state T = (s32[], f32[4]): cond (T -> pred),
 // cond_s32 (T -> s32), body (T -> T), body_f32 (T -> f32[4]); branches
@@ -116,22 +87,27 @@ TEST(WhileConstraintsTest, EachConstraint) {
   EXPECT_EQ(*InferText(Module("(s32[], f32[4]) while(state), condition=cond, "
                               "body=body")),
             "(s32[], f32[4])");
-  ExpectRuleErrors({
-      {"condition is T -> PRED",
-       Module("(s32[], f32[4]) while(state), condition=cond_s32, body=body"),
-       Rule("condition=cond_s32 has signature ((s32[], f32[4])) -> s32[], "
-            "expected ((s32[], f32[4])) -> pred[]",
-            "While")},
-      {"body is T -> T (T the same across iterations)",
-       Module("(s32[], f32[4]) while(state), condition=cond, body=body_f32"),
-       Rule("body=body_f32 has signature ((s32[], f32[4])) -> f32[4], "
-            "expected ((s32[], f32[4])) -> (s32[], f32[4])",
-            "While")},
-      {"init has type T", Module("f32[4] while(x), condition=cond, body=body"),
-       Rule("condition=cond has signature ((s32[], f32[4])) -> pred[], "
-            "expected (f32[4]) -> pred[]",
-            "While")},
-  });
+  ExpectRuleErrors(
+      {
+          {"condition is T -> PRED",
+           Module(
+               "(s32[], f32[4]) while(state), condition=cond_s32, body=body"),
+           Rule("condition=cond_s32 has signature ((s32[], f32[4])) -> s32[], "
+                "expected ((s32[], f32[4])) -> pred[]",
+                "While")},
+          {"body is T -> T (T the same across iterations)",
+           Module(
+               "(s32[], f32[4]) while(state), condition=cond, body=body_f32"),
+           Rule("body=body_f32 has signature ((s32[], f32[4])) -> f32[4], "
+                "expected ((s32[], f32[4])) -> (s32[], f32[4])",
+                "While")},
+          {"init has type T",
+           Module("f32[4] while(x), condition=cond, body=body"),
+           Rule("condition=cond has signature ((s32[], f32[4])) -> pred[], "
+                "expected (f32[4]) -> pred[]",
+                "While")},
+      },
+      "result");
 }
 
 TEST(ConditionalConstraintsTest, PredicateForm) {
@@ -139,40 +115,42 @@ TEST(ConditionalConstraintsTest, PredicateForm) {
                               "true_computation=negate4, "
                               "false_computation=from_s32")),
             "f32[4]");
-  ExpectRuleErrors({
-      {"predicate is a PRED scalar (or an S32 index)",
-       Module("f32[4] conditional(x, x, x), true_computation=negate4, "
-              "false_computation=negate4"),
-       Rule("selector is f32[4], expected pred[] or s32[]", "Conditional")},
-      {"true_operand has the type T_0 of true_computation",
-       Module("f32[4] conditional(p, k, k), true_computation=negate4, "
-              "false_computation=from_s32"),
-       Rule("branch 0=negate4 has signature (f32[4]) -> f32[4], expected "
-            "(s32[2]) -> f32[4]",
-            "Conditional")},
-      {"false_operand has the type T_1 of false_computation",
-       Module("f32[4] conditional(p, x, x), true_computation=negate4, "
-              "false_computation=from_s32"),
-       Rule("branch 1=from_s32 has signature (s32[2]) -> f32[4], expected "
-            "(f32[4]) -> f32[4]",
-            "Conditional")},
-      {"both computations return the same type S",
-       Module("f32[4] conditional(p, x, x), true_computation=negate4, "
-              "false_computation=to_f64"),
-       Rule("branch 1=to_f64 has signature (f32[4]) -> f64[4], expected "
-            "(f32[4]) -> f32[4]",
-            "Conditional")},
-      {"each computation takes a single argument",
-       Module("f32[4] conditional(p, x, x), true_computation=add4, "
-              "false_computation=negate4"),
-       Rule("branch 0=add4 has signature (f32[4], f32[4]) -> f32[4], "
-            "expected (f32[4]) -> f32[4]",
-            "Conditional")},
-      {"a pred selector takes two branches",
-       Module("f32[4] conditional(p, x, x, x), "
-              "branch_computations={negate4, negate4, negate4}"),
-       Rule("a pred selector takes 2 branches, got 3", "Conditional")},
-  });
+  ExpectRuleErrors(
+      {
+          {"predicate is a PRED scalar (or an S32 index)",
+           Module("f32[4] conditional(x, x, x), true_computation=negate4, "
+                  "false_computation=negate4"),
+           Rule("selector is f32[4], expected pred[] or s32[]", "Conditional")},
+          {"true_operand has the type T_0 of true_computation",
+           Module("f32[4] conditional(p, k, k), true_computation=negate4, "
+                  "false_computation=from_s32"),
+           Rule("branch 0=negate4 has signature (f32[4]) -> f32[4], expected "
+                "(s32[2]) -> f32[4]",
+                "Conditional")},
+          {"false_operand has the type T_1 of false_computation",
+           Module("f32[4] conditional(p, x, x), true_computation=negate4, "
+                  "false_computation=from_s32"),
+           Rule("branch 1=from_s32 has signature (s32[2]) -> f32[4], expected "
+                "(f32[4]) -> f32[4]",
+                "Conditional")},
+          {"both computations return the same type S",
+           Module("f32[4] conditional(p, x, x), true_computation=negate4, "
+                  "false_computation=to_f64"),
+           Rule("branch 1=to_f64 has signature (f32[4]) -> f64[4], expected "
+                "(f32[4]) -> f32[4]",
+                "Conditional")},
+          {"each computation takes a single argument",
+           Module("f32[4] conditional(p, x, x), true_computation=add4, "
+                  "false_computation=negate4"),
+           Rule("branch 0=add4 has signature (f32[4], f32[4]) -> f32[4], "
+                "expected (f32[4]) -> f32[4]",
+                "Conditional")},
+          {"a pred selector takes two branches",
+           Module("f32[4] conditional(p, x, x, x), "
+                  "branch_computations={negate4, negate4, negate4}"),
+           Rule("a pred selector takes 2 branches, got 3", "Conditional")},
+      },
+      "result");
 }
 
 TEST(ConditionalConstraintsTest, IndexedForm) {
@@ -180,44 +158,48 @@ TEST(ConditionalConstraintsTest, IndexedForm) {
                               "branch_computations={negate4, from_s32, "
                               "negate4}")),
             "f32[4]");
-  ExpectRuleErrors({
-      {"one operand per branch computation",
-       Module("f32[4] conditional(n, x, k), "
-              "branch_computations={negate4, from_s32, negate4}"),
-       Rule("has 3 branches but 2 branch operands", "Conditional")},
-      {"branch_operands[b] has the type T_b",
-       Module("f32[4] conditional(n, x, x), "
-              "branch_computations={negate4, from_s32}"),
-       Rule("branch 1=from_s32 has signature (s32[2]) -> f32[4], expected "
-            "(f32[4]) -> f32[4]",
-            "Conditional")},
-      {"every branch returns the same type S",
-       Module("f32[4] conditional(n, x, x), "
-              "branch_computations={negate4, to_f64}"),
-       Rule("branch 1=to_f64 has signature (f32[4]) -> f64[4], expected "
-            "(f32[4]) -> f32[4]",
-            "Conditional")},
-      {"an index selector takes a non-empty branch list",
-       Module("f32[4] conditional(n, x), true_computation=negate4, "
-              "false_computation=negate4"),
-       Rule("an s32 selector takes a non-empty", "Conditional")},
-  });
+  ExpectRuleErrors(
+      {
+          {"one operand per branch computation",
+           Module("f32[4] conditional(n, x, k), "
+                  "branch_computations={negate4, from_s32, negate4}"),
+           Rule("has 3 branches but 2 branch operands", "Conditional")},
+          {"branch_operands[b] has the type T_b",
+           Module("f32[4] conditional(n, x, x), "
+                  "branch_computations={negate4, from_s32}"),
+           Rule("branch 1=from_s32 has signature (s32[2]) -> f32[4], expected "
+                "(f32[4]) -> f32[4]",
+                "Conditional")},
+          {"every branch returns the same type S",
+           Module("f32[4] conditional(n, x, x), "
+                  "branch_computations={negate4, to_f64}"),
+           Rule("branch 1=to_f64 has signature (f32[4]) -> f64[4], expected "
+                "(f32[4]) -> f32[4]",
+                "Conditional")},
+          {"an index selector takes a non-empty branch list",
+           Module("f32[4] conditional(n, x), true_computation=negate4, "
+                  "false_computation=negate4"),
+           Rule("an s32 selector takes a non-empty", "Conditional")},
+      },
+      "result");
 }
 
 TEST(CallConstraintsTest, EachConstraint) {
   EXPECT_EQ(*InferText(Module("f32[4] call(x, x), to_apply=add4")), "f32[4]");
-  ExpectRuleErrors({
-      {"operand arity matches the parameters",
-       Module("f32[4] call(x), to_apply=add4"),
-       Rule("to_apply=add4 has signature (f32[4], f32[4]) -> f32[4], "
-            "expected (f32[4]) -> f32[4]",
-            "Call")},
-      {"operand types match the parameters",
-       Module("f32[4] call(k), to_apply=negate4"),
-       Rule("to_apply=negate4 has signature (f32[4]) -> f32[4], expected "
-            "(s32[2]) -> f32[4]",
-            "Call")},
-  });
+  ExpectRuleErrors(
+      {
+          {"operand arity matches the parameters",
+           Module("f32[4] call(x), to_apply=add4"),
+           Rule("to_apply=add4 has signature (f32[4], f32[4]) -> f32[4], "
+                "expected (f32[4]) -> f32[4]",
+                "Call")},
+          {"operand types match the parameters",
+           Module("f32[4] call(k), to_apply=negate4"),
+           Rule("to_apply=negate4 has signature (f32[4]) -> f32[4], expected "
+                "(s32[2]) -> f32[4]",
+                "Call")},
+      },
+      "result");
 }
 
 TEST(FusionConstraintsTest, EachConstraint) {
@@ -225,13 +207,16 @@ TEST(FusionConstraintsTest, EachConstraint) {
   EXPECT_EQ(*InferText(Module("f32[4] fusion(x, x), kind=kLoop, "
                               "calls=fused")),
             "f32[4]");
-  ExpectRuleErrors({
-      {"operands match the fused computation's parameters (XLA)",
-       Module("f32[4] fusion(x, k), kind=kLoop, calls=fused"),
-       Rule("calls=fused has signature (f32[4], f32[4]) -> f32[4], expected "
-            "(f32[4], s32[2]) -> f32[4]",
-            "Fusion")},
-  });
+  ExpectRuleErrors(
+      {
+          {"operands match the fused computation's parameters (XLA)",
+           Module("f32[4] fusion(x, k), kind=kLoop, calls=fused"),
+           Rule(
+               "calls=fused has signature (f32[4], f32[4]) -> f32[4], expected "
+               "(f32[4], s32[2]) -> f32[4]",
+               "Fusion")},
+      },
+      "result");
 }
 
 TEST(SchedulingConstraintsTest, AfterAllAddDependencyBarrierDomain) {
@@ -240,16 +225,18 @@ TEST(SchedulingConstraintsTest, AfterAllAddDependencyBarrierDomain) {
   EXPECT_EQ(*InferText(Module("f32[4] add-dependency(x, tok)")), "f32[4]");
   EXPECT_EQ(*InferText(Module("(s32[], f32[4]) opt-barrier(state)")),
             "(s32[], f32[4])");
-  ExpectRuleErrors({
-      {"AfterAll takes tokens", Module("token[] after-all(tok, x)"),
-       Rule("operand 1 is f32[4], expected token[]", "AfterAll")},
-      {"AddDependency: operand 1 is a token (XLA)",
-       Module("f32[4] add-dependency(x, x)"),
-       Rule("operand 1 is f32[4], expected token[]", "AddDependency")},
-      {"OptimizationBarrier: operand is a tuple (XLA's HLO form)",
-       Module("f32[4] opt-barrier(x)"),
-       Rule("operand is f32[4], expected a tuple", "OptimizationBarrier")},
-  });
+  ExpectRuleErrors(
+      {
+          {"AfterAll takes tokens", Module("token[] after-all(tok, x)"),
+           Rule("operand 1 is f32[4], expected token[]", "AfterAll")},
+          {"AddDependency: operand 1 is a token (XLA)",
+           Module("f32[4] add-dependency(x, x)"),
+           Rule("operand 1 is f32[4], expected token[]", "AddDependency")},
+          {"OptimizationBarrier: operand is a tuple (XLA's HLO form)",
+           Module("f32[4] opt-barrier(x)"),
+           Rule("operand is f32[4], expected a tuple", "OptimizationBarrier")},
+      },
+      "result");
 }
 
 }  // namespace
