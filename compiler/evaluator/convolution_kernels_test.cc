@@ -1,6 +1,5 @@
 // convolution kernel. Expected values are hand-computed (derivations in
 // comments) or cross-checked against dot evaluated from a second module.
-#include <cctype>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -17,50 +16,17 @@ namespace kiln {
 namespace {
 
 using eval_test::EntryModule;
-
-// RunToText without the printer's padding inside braces and without its
-// /*index*/ comments, so that expected values read like the spec's.
-std::string Eval(const std::string& hlo,
-                 const std::vector<std::string>& arguments) {
-  std::string text = eval_test::RunToText(hlo, arguments);
-  // Drop the printer's /*index*/ comments first.
-  for (size_t at = text.find("/*"); at != std::string::npos;
-       at = text.find("/*")) {
-    const size_t end = text.find("*/", at);
-    text.erase(at, end == std::string::npos ? std::string::npos : end + 2 - at);
-  }
-  // Then drop each run of whitespace that follows '{' (or "(" before
-  // '{') or precedes '}' (or ")" after '}'); other runs become one space.
-  std::string out;
-  for (size_t i = 0; i < text.size();) {
-    if (!std::isspace(static_cast<unsigned char>(text[i]))) {
-      out += text[i++];
-      continue;
-    }
-    size_t end = i;
-    while (end < text.size() &&
-           std::isspace(static_cast<unsigned char>(text[end]))) {
-      ++end;
-    }
-    const char before = out.empty() ? '\0' : out.back();
-    const char after = end < text.size() ? text[end] : '\0';
-    const bool drop = before == '{' || after == '}' ||
-                      (before == '(' && after == '{') ||
-                      (after == ')' && before == '}');
-    if (!drop) out += ' ';
-    i = end;
-  }
-  return out;
-}
+using eval_test::RunToCompactText;
 
 // A 1-D convolution of f32[1,1,5] {1, 2, 3, 4, 5} with a [1,1,3] kernel.
 std::string Conv1D(const std::string& out_shape, const std::string& window,
                    const std::string& kernel) {
-  return Eval(EntryModule({"f32[1,1,5]", "f32[1,1,3]"},
-                          absl::StrCat("ROOT c = ", out_shape,
-                                       " convolution(p0, p1), window={", window,
-                                       "}, dim_labels=bf0_oi0->bf0")),
-              {"f32[1,1,5] {{{1, 2, 3, 4, 5}}}", kernel});
+  return RunToCompactText(
+      EntryModule(
+          {"f32[1,1,5]", "f32[1,1,3]"},
+          absl::StrCat("ROOT c = ", out_shape, " convolution(p0, p1), window={",
+                       window, "}, dim_labels=bf0_oi0->bf0")),
+      {"f32[1,1,5] {{{1, 2, 3, 4, 5}}}", kernel});
 }
 
 TEST(ConvolutionKernelTest, ValidWindow) {
@@ -120,10 +86,11 @@ TEST(ConvolutionKernelTest, TwoDimensionalNhwc) {
       {"f32[1,3,3,1]", "f32[2,2,1,1]"},
       "ROOT c = f32[1,2,2,1] convolution(p0, p1), window={size=2x2}, "
       "dim_labels=b01f_01io->b01f");
-  EXPECT_EQ(Eval(hlo, {"f32[1,3,3,1] {{{{1}, {2}, {3}}, {{4}, {5}, {6}}, "
-                       "{{7}, {8}, {9}}}}",
-                       "f32[2,2,1,1] {{{{1}}, {{1}}}, {{{1}}, {{1}}}}"}),
-            "f32[1,2,2,1] {{{{12}, {16}}, {{24}, {28}}}}");
+  EXPECT_EQ(
+      RunToCompactText(hlo, {"f32[1,3,3,1] {{{{1}, {2}, {3}}, {{4}, {5}, {6}}, "
+                             "{{7}, {8}, {9}}}}",
+                             "f32[2,2,1,1] {{{{1}}, {{1}}}, {{{1}}, {{1}}}}"}),
+      "f32[1,2,2,1] {{{{12}, {16}}, {{24}, {28}}}}");
 }
 
 TEST(ConvolutionKernelTest, TwoDimensionalStridesAndOddLabels) {
@@ -135,10 +102,11 @@ TEST(ConvolutionKernelTest, TwoDimensionalStridesAndOddLabels) {
       EntryModule({"f32[1,1,4,4]", "f32[1,1,2,2]"},
                   "ROOT c = f32[1,2,2,1] convolution(p0, p1), "
                   "window={size=2x2 stride=2x2}, dim_labels=bf01_oi01->f01b");
-  EXPECT_EQ(Eval(hlo, {"f32[1,1,4,4] {{{{0, 1, 2, 3}, {4, 5, 6, 7}, "
-                       "{8, 9, 10, 11}, {12, 13, 14, 15}}}}",
-                       "f32[1,1,2,2] {{{{1, 2}, {3, 4}}}}"}),
-            "f32[1,2,2,1] {{{{34}, {54}}, {{114}, {134}}}}");
+  EXPECT_EQ(
+      RunToCompactText(hlo, {"f32[1,1,4,4] {{{{0, 1, 2, 3}, {4, 5, 6, 7}, "
+                             "{8, 9, 10, 11}, {12, 13, 14, 15}}}}",
+                             "f32[1,1,2,2] {{{{1, 2}, {3, 4}}}}"}),
+      "f32[1,2,2,1] {{{{34}, {54}}, {{114}, {134}}}}");
 }
 
 TEST(ConvolutionKernelTest, ThreeDimensional) {
@@ -154,7 +122,7 @@ TEST(ConvolutionKernelTest, ThreeDimensional) {
   const std::string ones_k =
       "f32[2,2,2,1,1] {{{{{1}}, {{1}}}, {{{1}}, {{1}}}}, "
       "{{{{1}}, {{1}}}, {{{1}}, {{1}}}}}";
-  EXPECT_EQ(Eval(hlo, {ones_in, ones_k}),
+  EXPECT_EQ(RunToCompactText(hlo, {ones_in, ones_k}),
             "f32[1,1,1,3,1] {{{{{8}, {8}, {4}}}}}");
 }
 
@@ -163,9 +131,9 @@ TEST(ConvolutionKernelTest, NoSpatialDimensionsIsAMatrixProduct) {
   const std::string hlo = EntryModule(
       {"f32[1,2]", "f32[2,3]"},
       "ROOT c = f32[1,3] convolution(p0, p1), dim_labels=bf_io->bf");
-  EXPECT_EQ(Eval(hlo, {"f32[1,2] {{1, 2}}",
-                       "f32[2,3] {{1, 10, 100}, {2, 20, "
-                       "200}}"}),
+  EXPECT_EQ(RunToCompactText(hlo, {"f32[1,2] {{1, 2}}",
+                                   "f32[2,3] {{1, 10, 100}, {2, 20, "
+                                   "200}}"}),
             "f32[1,3] {{5, 50, 500}}");
 }
 
@@ -177,8 +145,9 @@ TEST(ConvolutionKernelTest, FeatureGroups) {
       {"f32[1,4]", "f32[2,4]"},
       "ROOT c = f32[1,4] convolution(p0, p1), dim_labels=bf_io->bf, "
       "feature_group_count=2");
-  EXPECT_EQ(Eval(hlo, {"f32[1,4] {{1, 2, 3, 4}}",
-                       "f32[2,4] {{1, 10, 100, 1000}, {2, 20, 200, 2000}}"}),
+  EXPECT_EQ(RunToCompactText(
+                hlo, {"f32[1,4] {{1, 2, 3, 4}}",
+                      "f32[2,4] {{1, 10, 100, 1000}, {2, 20, 200, 2000}}"}),
             "f32[1,4] {{5, 50, 1100, 11000}}");
 }
 
@@ -190,8 +159,8 @@ TEST(ConvolutionKernelTest, DepthwiseWithSpatialWindow) {
       EntryModule({"f32[1,2,3]", "f32[2,1,2]"},
                   "ROOT c = f32[1,2,2] convolution(p0, p1), window={size=2}, "
                   "dim_labels=bf0_oi0->bf0, feature_group_count=2");
-  EXPECT_EQ(Eval(hlo, {"f32[1,2,3] {{{1, 2, 3}, {4, 5, 6}}}",
-                       "f32[2,1,2] {{{1, 1}}, {{1, -1}}}"}),
+  EXPECT_EQ(RunToCompactText(hlo, {"f32[1,2,3] {{{1, 2, 3}, {4, 5, 6}}}",
+                                   "f32[2,1,2] {{{1, 1}}, {{1, -1}}}"}),
             "f32[1,2,2] {{{3, 5}, {-1, -1}}}");
 }
 
@@ -202,32 +171,35 @@ TEST(ConvolutionKernelTest, BatchGroups) {
       {"f32[2,1]", "f32[1,2]"},
       "ROOT c = f32[1,2] convolution(p0, p1), dim_labels=bf_io->bf, "
       "batch_group_count=2");
-  EXPECT_EQ(Eval(hlo, {"f32[2,1] {{3}, {5}}", "f32[1,2] {{10, 100}}"}),
-            "f32[1,2] {{30, 500}}");
+  EXPECT_EQ(
+      RunToCompactText(hlo, {"f32[2,1] {{3}, {5}}", "f32[1,2] {{10, 100}}"}),
+      "f32[1,2] {{30, 500}}");
   // Two batch entries per group: output feature block i reads input batch
   // block i (entries 2i, 2i+1), as the spec's figure slices them.
   const std::string blocks = EntryModule(
       {"f32[4,1]", "f32[1,2]"},
       "ROOT c = f32[2,2] convolution(p0, p1), dim_labels=bf_io->bf, "
       "batch_group_count=2");
-  EXPECT_EQ(
-      Eval(blocks, {"f32[4,1] {{1}, {2}, {3}, {4}}", "f32[1,2] {{10, 100}}"}),
-      "f32[2,2] {{10, 300}, {20, 400}}");
+  EXPECT_EQ(RunToCompactText(blocks, {"f32[4,1] {{1}, {2}, {3}, {4}}",
+                                      "f32[1,2] {{10, 100}}"}),
+            "f32[2,2] {{10, 300}, {20, 400}}");
 }
 
 TEST(ConvolutionKernelTest, PreferredTypesAndWraparound) {
   // f16 inputs, f32 result: 60000 + 60000 does not overflow.
-  EXPECT_EQ(Eval(EntryModule({"f16[1,2]", "f16[2,1]"},
-                             "ROOT c = f32[1,1] convolution(p0, p1), "
-                             "dim_labels=bf_io->bf"),
-                 {"f16[1,2] {{60000, 60000}}", "f16[2,1] {{1}, {1}}"}),
-            "f32[1,1] {{120000}}");
+  EXPECT_EQ(
+      RunToCompactText(EntryModule({"f16[1,2]", "f16[2,1]"},
+                                   "ROOT c = f32[1,1] convolution(p0, p1), "
+                                   "dim_labels=bf_io->bf"),
+                       {"f16[1,2] {{60000, 60000}}", "f16[2,1] {{1}, {1}}"}),
+      "f32[1,1] {{120000}}");
   // s8 inputs, s8 result: 100 * 100 = 10000 = 39 * 256 + 16.
-  EXPECT_EQ(Eval(EntryModule({"s8[1,1]", "s8[1,1]"},
-                             "ROOT c = s8[1,1] convolution(p0, p1), "
-                             "dim_labels=bf_io->bf"),
-                 {"s8[1,1] {{100}}", "s8[1,1] {{100}}"}),
-            "s8[1,1] {{16}}");
+  EXPECT_EQ(
+      RunToCompactText(EntryModule({"s8[1,1]", "s8[1,1]"},
+                                   "ROOT c = s8[1,1] convolution(p0, p1), "
+                                   "dim_labels=bf_io->bf"),
+                       {"s8[1,1] {{100}}", "s8[1,1] {{100}}"}),
+      "s8[1,1] {{16}}");
 }
 
 // Deterministic pseudo-random integers in [-1000, 1000] as literal text.
@@ -268,16 +240,16 @@ TEST(ConvolutionKernelTest, OneByOneWindowEqualsDot) {
   // dim; the dot's [2,3,3,1,1,5] result has the same row-major values.
   const std::string input = RandomLiteral("s32[2,3,3,4]", 72, 3, {2, 3, 3, 4});
   const std::string kernel = RandomLiteral("s32[1,1,4,5]", 20, 5, {1, 1, 4, 5});
-  const std::string conv =
-      Eval(EntryModule({"s32[2,3,3,4]", "s32[1,1,4,5]"},
-                       "ROOT c = s32[2,3,3,5] convolution(p0, p1), "
-                       "window={size=1x1}, dim_labels=b01f_01io->b01f"),
-           {input, kernel});
-  const std::string dot =
-      Eval(EntryModule({"s32[2,3,3,4]", "s32[1,1,4,5]"},
-                       "ROOT d = s32[2,3,3,1,1,5] dot(p0, p1), "
-                       "lhs_contracting_dims={3}, rhs_contracting_dims={2}"),
-           {input, kernel});
+  const std::string conv = RunToCompactText(
+      EntryModule({"s32[2,3,3,4]", "s32[1,1,4,5]"},
+                  "ROOT c = s32[2,3,3,5] convolution(p0, p1), "
+                  "window={size=1x1}, dim_labels=b01f_01io->b01f"),
+      {input, kernel});
+  const std::string dot = RunToCompactText(
+      EntryModule({"s32[2,3,3,4]", "s32[1,1,4,5]"},
+                  "ROOT d = s32[2,3,3,1,1,5] dot(p0, p1), "
+                  "lhs_contracting_dims={3}, rhs_contracting_dims={2}"),
+      {input, kernel});
   ASSERT_FALSE(absl::StartsWith(conv, "error")) << conv;
   ASSERT_FALSE(absl::StartsWith(dot, "error")) << dot;
   std::string flat_conv, flat_dot;
@@ -401,11 +373,11 @@ TEST(ConvolutionKernelTest, WindowOptionsMatchTheDirectFormula) {
 }
 
 TEST(ConvolutionKernelTest, ErrorsNameTheInstruction) {
-  const std::string result =
-      Eval(EntryModule({"f32[1,3]", "f32[2,3]"},
-                       "ROOT c = f32[1,3] convolution(p0, p1), "
-                       "dim_labels=bf_io->bf"),
-           {"f32[1,3] {{1, 2, 3}}", "f32[2,3] {{1, 1, 1}, {1, 1, 1}}"});
+  const std::string result = RunToCompactText(
+      EntryModule({"f32[1,3]", "f32[2,3]"},
+                  "ROOT c = f32[1,3] convolution(p0, p1), "
+                  "dim_labels=bf_io->bf"),
+      {"f32[1,3] {{1, 2, 3}}", "f32[2,3] {{1, 1, 1}, {1, 1, 1}}"});
   EXPECT_TRUE(absl::StrContains(result, "c: ")) << result;
   EXPECT_TRUE(absl::StrContains(result,
                                 "kernel input feature size 2 must "

@@ -1,7 +1,6 @@
 // fft, cholesky, triangular-solve and the batch norms. Expected values are
 // hand-computed (derivations in comments); triangular-solve is checked by
 // multiplying the solution back for every option combination.
-#include <cctype>
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -17,41 +16,7 @@ namespace kiln {
 namespace {
 
 using eval_test::EntryModule;
-
-// RunToText without the printer's padding inside braces and without its
-// /*index*/ comments, so that expected values read like the spec's.
-std::string Eval(const std::string& hlo,
-                 const std::vector<std::string>& arguments) {
-  std::string text = eval_test::RunToText(hlo, arguments);
-  // Drop the printer's /*index*/ comments first.
-  for (size_t at = text.find("/*"); at != std::string::npos;
-       at = text.find("/*")) {
-    const size_t end = text.find("*/", at);
-    text.erase(at, end == std::string::npos ? std::string::npos : end + 2 - at);
-  }
-  // Then drop each run of whitespace that follows '{' (or "(" before
-  // '{') or precedes '}' (or ")" after '}'); other runs become one space.
-  std::string out;
-  for (size_t i = 0; i < text.size();) {
-    if (!std::isspace(static_cast<unsigned char>(text[i]))) {
-      out += text[i++];
-      continue;
-    }
-    size_t end = i;
-    while (end < text.size() &&
-           std::isspace(static_cast<unsigned char>(text[end]))) {
-      ++end;
-    }
-    const char before = out.empty() ? '\0' : out.back();
-    const char after = end < text.size() ? text[end] : '\0';
-    const bool drop = before == '{' || after == '}' ||
-                      (before == '(' && after == '{') ||
-                      (after == ')' && before == '}');
-    if (!drop) out += ' ';
-    i = end;
-  }
-  return out;
-}
+using eval_test::RunToCompactText;
 
 std::vector<std::complex<double>> Complexes(const Literal& literal) {
   std::vector<std::complex<double>> values;
@@ -69,32 +34,32 @@ std::string Fft(const std::string& type, const std::string& in_shape,
 }
 
 TEST(FftKernelTest, ImpulseTransformsToOnes) {
-  EXPECT_EQ(Eval(Fft("FFT", "c64[4]", "c64[4]", "4"),
-                 {"c64[4] {(1, 0), (0, 0), (0, 0), (0, 0)}"}),
+  EXPECT_EQ(RunToCompactText(Fft("FFT", "c64[4]", "c64[4]", "4"),
+                             {"c64[4] {(1, 0), (0, 0), (0, 0), (0, 0)}"}),
             "c64[4] {(1, 0), (1, 0), (1, 0), (1, 0)}");
 }
 
 TEST(FftKernelTest, CosineTransformsToTwoSpikes) {
   // cos(2 pi j / 4) = {1, 0, -1, 0}: X[1] = X[3] = 4/2 = 2.
-  EXPECT_EQ(Eval(Fft("FFT", "c128[4]", "c128[4]", "4"),
-                 {"c128[4] {(1, 0), (0, 0), (-1, 0), (0, 0)}"}),
+  EXPECT_EQ(RunToCompactText(Fft("FFT", "c128[4]", "c128[4]", "4"),
+                             {"c128[4] {(1, 0), (0, 0), (-1, 0), (0, 0)}"}),
             "c128[4] {(0, 0), (2, 0), (0, 0), (2, 0)}");
   // And back, with IFFT's 1/n.
-  EXPECT_EQ(Eval(Fft("IFFT", "c128[4]", "c128[4]", "4"),
-                 {"c128[4] {(0, 0), (2, 0), (0, 0), (2, 0)}"}),
+  EXPECT_EQ(RunToCompactText(Fft("IFFT", "c128[4]", "c128[4]", "4"),
+                             {"c128[4] {(0, 0), (2, 0), (0, 0), (2, 0)}"}),
             "c128[4] {(1, 0), (0, 0), (-1, 0), (0, 0)}");
   // A sine: sin(2 pi j / 4) = {0, 1, 0, -1}: X[1] = -2i, X[3] = 2i.
-  EXPECT_EQ(Eval(Fft("FFT", "c64[4]", "c64[4]", "4"),
-                 {"c64[4] {(0, 0), (1, 0), (0, 0), (-1, 0)}"}),
+  EXPECT_EQ(RunToCompactText(Fft("FFT", "c64[4]", "c64[4]", "4"),
+                             {"c64[4] {(0, 0), (1, 0), (0, 0), (-1, 0)}"}),
             "c64[4] {(0, 0), (0, -2), (0, 0), (0, 2)}");
 }
 
 TEST(FftKernelTest, RealTransforms) {
-  EXPECT_EQ(
-      Eval(Fft("RFFT", "f32[4]", "c64[3]", "4"), {"f32[4] {1, 0, -1, 0}"}),
-      "c64[3] {(0, 0), (2, 0), (0, 0)}");
-  EXPECT_EQ(Eval(Fft("IRFFT", "c64[3]", "f32[4]", "4"),
-                 {"c64[3] {(0, 0), (2, 0), (0, 0)}"}),
+  EXPECT_EQ(RunToCompactText(Fft("RFFT", "f32[4]", "c64[3]", "4"),
+                             {"f32[4] {1, 0, -1, 0}"}),
+            "c64[3] {(0, 0), (2, 0), (0, 0)}");
+  EXPECT_EQ(RunToCompactText(Fft("IRFFT", "c64[3]", "f32[4]", "4"),
+                             {"c64[3] {(0, 0), (2, 0), (0, 0)}"}),
             "f32[4] {1, 0, -1, 0}");
   // Odd length: {1, 2, 3} -> X0 = 6, X1 = -1.5 + (sqrt(3)/2) i; IRFFT of
   // RFFT gives the input back.
@@ -119,8 +84,8 @@ TEST(FftKernelTest, RealTransforms) {
 }
 
 TEST(FftKernelTest, IrfftIgnoresImaginaryPartsOfDcAndNyquist) {
-  EXPECT_EQ(Eval(Fft("IRFFT", "c64[3]", "f32[4]", "4"),
-                 {"c64[3] {(4, 7), (0, 0), (0, 9)}"}),
+  EXPECT_EQ(RunToCompactText(Fft("IRFFT", "c64[3]", "f32[4]", "4"),
+                             {"c64[3] {(4, 7), (0, 0), (0, 9)}"}),
             "f32[4] {1, 1, 1, 1}");
 }
 
@@ -128,11 +93,12 @@ TEST(FftKernelTest, TwoDimensionalAndBatched) {
   // [[1, 2], [3, 4]]: X[0,0] = 10, X[0,1] = (1-2)+(3-4) = -2,
   // X[1,0] = (1+2)-(3+4) = -4, X[1,1] = 1-2-3+4 = 0. The leading dim is a
   // batch: the second matrix is the first times 2.
-  EXPECT_EQ(Eval(Fft("FFT", "c64[2,2,2]", "c64[2,2,2]", "2,2"),
-                 {"c64[2,2,2] {{{(1, 0), (2, 0)}, {(3, 0), (4, 0)}}, "
-                  "{{(2, 0), (4, 0)}, {(6, 0), (8, 0)}}}"}),
-            "c64[2,2,2] {{{(10, 0), (-2, 0)}, {(-4, 0), (0, 0)}}, "
-            "{{(20, 0), (-4, 0)}, {(-8, 0), (0, 0)}}}");
+  EXPECT_EQ(
+      RunToCompactText(Fft("FFT", "c64[2,2,2]", "c64[2,2,2]", "2,2"),
+                       {"c64[2,2,2] {{{(1, 0), (2, 0)}, {(3, 0), (4, 0)}}, "
+                        "{{(2, 0), (4, 0)}, {(6, 0), (8, 0)}}}"}),
+      "c64[2,2,2] {{{(10, 0), (-2, 0)}, {(-4, 0), (0, 0)}}, "
+      "{{(20, 0), (-4, 0)}, {(-8, 0), (0, 0)}}}");
   // 2-D RFFT then IRFFT of a 2x4 real array returns it.
   const std::string back = EntryModule(
       {"f32[2,4]"},
@@ -155,36 +121,41 @@ std::string Cholesky(const std::string& shape, bool lower) {
 TEST(CholeskyKernelTest, LowerAndUpper) {
   // L = [[2, 0], [1, 2]] gives A = L L^T = [[4, 2], [2, 5]].
   // The unnamed triangle holds 99, which must not be read.
-  EXPECT_EQ(Eval(Cholesky("f32[2,2]", true), {"f32[2,2] {{4, 99}, {2, 5}}"}),
+  EXPECT_EQ(RunToCompactText(Cholesky("f32[2,2]", true),
+                             {"f32[2,2] {{4, 99}, {2, 5}}"}),
             "f32[2,2] {{2, 0}, {1, 2}}");
-  EXPECT_EQ(Eval(Cholesky("f32[2,2]", false), {"f32[2,2] {{4, 2}, {99, 5}}"}),
+  EXPECT_EQ(RunToCompactText(Cholesky("f32[2,2]", false),
+                             {"f32[2,2] {{4, 2}, {99, 5}}"}),
             "f32[2,2] {{2, 1}, {0, 2}}");
 }
 
 TEST(CholeskyKernelTest, ThreeByThreeAndBatched) {
   // L = [[2,0,0],[1,3,0],[-1,2,1]]: A = [[4,2,-2],[2,10,5],[-2,5,6]]. The
   // second batch entry is 4 A, whose factor is 2 L.
-  EXPECT_EQ(Eval(Cholesky("f64[2,3,3]", true),
-                 {"f64[2,3,3] {{{4, 2, -2}, {2, 10, 5}, {-2, 5, 6}}, "
-                  "{{16, 8, -8}, {8, 40, 20}, {-8, 20, 24}}}"}),
-            "f64[2,3,3] {{{2, 0, 0}, {1, 3, 0}, {-1, 2, 1}}, "
-            "{{4, 0, 0}, {2, 6, 0}, {-2, 4, 2}}}");
+  EXPECT_EQ(
+      RunToCompactText(Cholesky("f64[2,3,3]", true),
+                       {"f64[2,3,3] {{{4, 2, -2}, {2, 10, 5}, {-2, 5, 6}}, "
+                        "{{16, 8, -8}, {8, 40, 20}, {-8, 20, 24}}}"}),
+      "f64[2,3,3] {{{2, 0, 0}, {1, 3, 0}, {-1, 2, 1}}, "
+      "{{4, 0, 0}, {2, 6, 0}, {-2, 4, 2}}}");
 }
 
 TEST(CholeskyKernelTest, Complex) {
   // L = [[2, 0], [i, 1]]: A = L L^H = [[4, -2i], [2i, 2]].
-  EXPECT_EQ(Eval(Cholesky("c64[2,2]", true),
-                 {"c64[2,2] {{(4, 0), (0, -2)}, {(0, 2), (2, 0)}}"}),
-            "c64[2,2] {{(2, 0), (0, 0)}, {(0, 1), (1, 0)}}");
+  EXPECT_EQ(
+      RunToCompactText(Cholesky("c64[2,2]", true),
+                       {"c64[2,2] {{(4, 0), (0, -2)}, {(0, 2), (2, 0)}}"}),
+      "c64[2,2] {{(2, 0), (0, 0)}, {(0, 1), (1, 0)}}");
   // Upper: U = L^H = [[2, -i], [0, 1]], read from A's upper triangle.
-  EXPECT_EQ(Eval(Cholesky("c64[2,2]", false),
-                 {"c64[2,2] {{(4, 0), (0, -2)}, {(0, 2), (2, 0)}}"}),
-            "c64[2,2] {{(2, 0), (0, -1)}, {(0, 0), (1, 0)}}");
+  EXPECT_EQ(
+      RunToCompactText(Cholesky("c64[2,2]", false),
+                       {"c64[2,2] {{(4, 0), (0, -2)}, {(0, 2), (2, 0)}}"}),
+      "c64[2,2] {{(2, 0), (0, -1)}, {(0, 0), (1, 0)}}");
 }
 
 TEST(CholeskyKernelTest, NotPositiveDefiniteGivesNan) {
-  const std::string text =
-      Eval(Cholesky("f32[2,2]", true), {"f32[2,2] {{-1, 0}, {0, 1}}"});
+  const std::string text = RunToCompactText(Cholesky("f32[2,2]", true),
+                                            {"f32[2,2] {{-1, 0}, {0, 1}}"});
   EXPECT_TRUE(absl::StrContains(text, "nan")) << text;
   EXPECT_FALSE(absl::StartsWith(text, "error")) << text;
 }
@@ -192,7 +163,8 @@ TEST(CholeskyKernelTest, NotPositiveDefiniteGivesNan) {
 TEST(CholeskyKernelTest, NarrowFloatRoundsOnStore) {
   // A = [[2, 0], [0, 4]]: sqrt(2) = 1.41421... -> bf16 1.4140625 (the
   // printer writes the shortest text, 1.414).
-  EXPECT_EQ(Eval(Cholesky("bf16[2,2]", true), {"bf16[2,2] {{2, 0}, {0, 4}}"}),
+  EXPECT_EQ(RunToCompactText(Cholesky("bf16[2,2]", true),
+                             {"bf16[2,2] {{2, 0}, {0, 4}}"}),
             "bf16[2,2] {{1.414, 0}, {0, 2}}");
 }
 
@@ -294,9 +266,10 @@ TEST(TriangularSolveKernelTest, HandSolvedAndBatched) {
       {"f32[2,2,2]", "f32[2,2,1]"},
       "ROOT x = f32[2,2,1] triangular-solve(p0, p1), left_side=true, "
       "lower=true, transpose_a=NO_TRANSPOSE");
-  EXPECT_EQ(Eval(hlo, {"f32[2,2,2] {{{2, 7}, {1, 4}}, {{2, 7}, {1, 4}}}",
-                       "f32[2,2,1] {{{2}, {9}}, {{4}, {18}}}"}),
-            "f32[2,2,1] {{{1}, {2}}, {{2}, {4}}}");
+  EXPECT_EQ(
+      RunToCompactText(hlo, {"f32[2,2,2] {{{2, 7}, {1, 4}}, {{2, 7}, {1, 4}}}",
+                             "f32[2,2,1] {{{2}, {9}}, {{4}, {18}}}"}),
+      "f32[2,2,1] {{{1}, {2}}, {{2}, {4}}}");
 }
 
 TEST(BatchNormKernelTest, Training) {
@@ -306,8 +279,8 @@ TEST(BatchNormKernelTest, Training) {
       {"f32[2,2]", "f32[2]", "f32[2]"},
       "ROOT t = (f32[2,2], f32[2], f32[2]) batch-norm-training(p0, p1, p2), "
       "epsilon=0, feature_index=1");
-  EXPECT_EQ(Eval(hlo, {"f32[2,2] {{1, 2}, {3, 6}}", "f32[2] {2, 2}",
-                       "f32[2] {1, 1}"}),
+  EXPECT_EQ(RunToCompactText(hlo, {"f32[2,2] {{1, 2}, {3, 6}}", "f32[2] {2, 2}",
+                                   "f32[2] {1, 1}"}),
             "(f32[2,2], f32[2], f32[2]) ({{-1, -1}, {3, 3}}, {2, 4}, {1, 4})");
 }
 
@@ -318,8 +291,9 @@ TEST(BatchNormKernelTest, InferenceUsesTheGivenMoments) {
       EntryModule({"f32[2,3]", "f32[2]", "f32[2]", "f32[2]", "f32[2]"},
                   "ROOT n = f32[2,3] batch-norm-inference(p0, p1, p2, p3, p4), "
                   "epsilon=0.5, feature_index=0");
-  EXPECT_EQ(Eval(hlo, {"f32[2,3] {{1, 3, 5}, {0, 1, 2}}", "f32[2] {1, 3}",
-                       "f32[2] {0, -1}", "f32[2] {1, 0}", "f32[2] {3.5, 0.5}"}),
+  EXPECT_EQ(RunToCompactText(
+                hlo, {"f32[2,3] {{1, 3, 5}, {0, 1, 2}}", "f32[2] {1, 3}",
+                      "f32[2] {0, -1}", "f32[2] {1, 0}", "f32[2] {3.5, 0.5}"}),
             "f32[2,3] {{0, 1, 2}, {-1, 2, 5}}");
 }
 
@@ -332,11 +306,11 @@ TEST(BatchNormKernelTest, Grad) {
       {"f32[4,1]", "f32[1]", "f32[1]", "f32[1]", "f32[4,1]"},
       "ROOT g = (f32[4,1], f32[1], f32[1]) batch-norm-grad(p0, p1, p2, p3, "
       "p4), epsilon=0, feature_index=1");
-  EXPECT_EQ(
-      Eval(hlo, {"f32[4,1] {{0}, {4}, {2}, {2}}", "f32[1] {1}", "f32[1] {2}",
-                 "f32[1] {4}", "f32[4,1] {{1}, {0}, {0}, {0}}"}),
-      "(f32[4,1], f32[1], f32[1]) ({{0.25}, {0}, {-0.125}, {-0.125}}, "
-      "{-1}, {1})");
+  EXPECT_EQ(RunToCompactText(hlo, {"f32[4,1] {{0}, {4}, {2}, {2}}",
+                                   "f32[1] {1}", "f32[1] {2}", "f32[1] {4}",
+                                   "f32[4,1] {{1}, {0}, {0}, {0}}"}),
+            "(f32[4,1], f32[1], f32[1]) ({{0.25}, {0}, {-0.125}, {-0.125}}, "
+            "{-1}, {1})");
 }
 
 }  // namespace

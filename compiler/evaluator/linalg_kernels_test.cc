@@ -2,7 +2,6 @@
 // DotGeneral examples, hand-computed values (derivations in comments), and
 // a cross-check against reduce(multiply(broadcast, broadcast)) evaluated
 // from a second HLO module.
-#include <cctype>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -21,49 +20,15 @@ namespace kiln {
 namespace {
 
 using eval_test::EntryModule;
-
-// RunToText with the printer's padding inside braces removed ("{ {1}, {2}
-// }" -> "{{1}, {2}}"), so that expected values read like the spec's.
-std::string Eval(const std::string& hlo,
-                 const std::vector<std::string>& arguments) {
-  std::string text = eval_test::RunToText(hlo, arguments);
-  // Drop the printer's /*index*/ comments first.
-  for (size_t at = text.find("/*"); at != std::string::npos;
-       at = text.find("/*")) {
-    const size_t end = text.find("*/", at);
-    text.erase(at, end == std::string::npos ? std::string::npos : end + 2 - at);
-  }
-  // Then drop each run of whitespace that follows '{' (or "(" before
-  // '{') or precedes '}' (or ")" after '}'); other runs become one space.
-  std::string out;
-  for (size_t i = 0; i < text.size();) {
-    if (!std::isspace(static_cast<unsigned char>(text[i]))) {
-      out += text[i++];
-      continue;
-    }
-    size_t end = i;
-    while (end < text.size() &&
-           std::isspace(static_cast<unsigned char>(text[end]))) {
-      ++end;
-    }
-    const char before = out.empty() ? '\0' : out.back();
-    const char after = end < text.size() ? text[end] : '\0';
-    const bool drop = before == '{' || after == '}' ||
-                      (before == '(' && after == '{') ||
-                      (after == ')' && before == '}');
-    if (!drop) out += ' ';
-    i = end;
-  }
-  return out;
-}
+using eval_test::RunToCompactText;
 
 TEST(DotKernelTest, SpecExampleContractingDims) {
   const std::string hlo =
       EntryModule({"f32[2,3]", "f32[2,3]"},
                   "ROOT d = f32[2,2] dot(p0, p1), lhs_contracting_dims={1}, "
                   "rhs_contracting_dims={1}");
-  EXPECT_EQ(Eval(hlo, {"f32[2,3] {{1, 2, 3}, {4, 5, 6}}",
-                       "f32[2,3] {{1, 1, 1}, {2, 2, 2}}"}),
+  EXPECT_EQ(RunToCompactText(hlo, {"f32[2,3] {{1, 2, 3}, {4, 5, 6}}",
+                                   "f32[2,3] {{1, 1, 1}, {2, 2, 2}}"}),
             "f32[2,2] {{6, 12}, {15, 30}}");
 }
 
@@ -73,30 +38,31 @@ TEST(DotKernelTest, SpecExampleBatchDims) {
                   "ROOT d = f32[2,2,2] dot(p0, p1), lhs_batch_dims={0}, "
                   "lhs_contracting_dims={2}, rhs_batch_dims={0}, "
                   "rhs_contracting_dims={1}");
-  EXPECT_EQ(Eval(hlo, {"f32[2,2,2] {{{1, 2}, {3, 4}}, {{5, 6}, {7, 8}}}",
-                       "f32[2,2,2] {{{1, 0}, {0, 1}}, {{1, 0}, {0, 1}}}"}),
+  EXPECT_EQ(RunToCompactText(
+                hlo, {"f32[2,2,2] {{{1, 2}, {3, 4}}, {{5, 6}, {7, 8}}}",
+                      "f32[2,2,2] {{{1, 0}, {0, 1}}, {{1, 0}, {0, 1}}}"}),
             "f32[2,2,2] {{{1, 2}, {3, 4}}, {{5, 6}, {7, 8}}}");
 }
 
 TEST(DotKernelTest, VectorAndMatrixForms) {
-  EXPECT_EQ(Eval(EntryModule({"f64[3]", "f64[3]"},
-                             "ROOT d = f64[] dot(p0, p1), "
-                             "lhs_contracting_dims={0}, "
-                             "rhs_contracting_dims={0}"),
-                 {"f64[3] {1, 2, 3}", "f64[3] {4, 5, 6}"}),
+  EXPECT_EQ(RunToCompactText(EntryModule({"f64[3]", "f64[3]"},
+                                         "ROOT d = f64[] dot(p0, p1), "
+                                         "lhs_contracting_dims={0}, "
+                                         "rhs_contracting_dims={0}"),
+                             {"f64[3] {1, 2, 3}", "f64[3] {4, 5, 6}"}),
             "f64[] 32");
   // [[1,2],[3,4]] . [5,6] = [17, 39].
-  EXPECT_EQ(Eval(EntryModule({"s32[2,2]", "s32[2]"},
-                             "ROOT d = s32[2] dot(p0, p1), "
-                             "lhs_contracting_dims={1}, "
-                             "rhs_contracting_dims={0}"),
-                 {"s32[2,2] {{1, 2}, {3, 4}}", "s32[2] {5, 6}"}),
+  EXPECT_EQ(RunToCompactText(EntryModule({"s32[2,2]", "s32[2]"},
+                                         "ROOT d = s32[2] dot(p0, p1), "
+                                         "lhs_contracting_dims={1}, "
+                                         "rhs_contracting_dims={0}"),
+                             {"s32[2,2] {{1, 2}, {3, 4}}", "s32[2] {5, 6}"}),
             "s32[2] {17, 39}");
   // No contracting dims: the outer product.
-  EXPECT_EQ(
-      Eval(EntryModule({"s32[2]", "s32[3]"}, "ROOT d = s32[2,3] dot(p0, p1)"),
-           {"s32[2] {1, 2}", "s32[3] {1, 10, 100}"}),
-      "s32[2,3] {{1, 10, 100}, {2, 20, 200}}");
+  EXPECT_EQ(RunToCompactText(EntryModule({"s32[2]", "s32[3]"},
+                                         "ROOT d = s32[2,3] dot(p0, p1)"),
+                             {"s32[2] {1, 2}", "s32[3] {1, 10, 100}"}),
+            "s32[2,3] {{1, 10, 100}, {2, 20, 200}}");
 }
 
 TEST(DotKernelTest, DimensionsInAnyPosition) {
@@ -108,48 +74,49 @@ TEST(DotKernelTest, DimensionsInAnyPosition) {
                   "ROOT d = s32[2,1,2] dot(p0, p1), lhs_batch_dims={1}, "
                   "lhs_contracting_dims={0}, rhs_batch_dims={1}, "
                   "rhs_contracting_dims={2}");
-  EXPECT_EQ(Eval(hlo, {"s32[2,2,1] {{{1}, {2}}, {{3}, {4}}}",
-                       "s32[2,2,2] {{{1, 0}, {1, 1}}, {{0, 1}, {2, 0}}}"}),
+  EXPECT_EQ(RunToCompactText(
+                hlo, {"s32[2,2,1] {{{1}, {2}}, {{3}, {4}}}",
+                      "s32[2,2,2] {{{1, 0}, {1, 1}}, {{0, 1}, {2, 0}}}"}),
             "s32[2,1,2] {{{1, 3}}, {{6, 4}}}");
 }
 
 TEST(DotKernelTest, EmptyContractionGivesZeros) {
-  EXPECT_EQ(Eval(EntryModule({"f32[2,0]", "f32[0,3]"},
-                             "ROOT d = f32[2,3] dot(p0, p1), "
-                             "lhs_contracting_dims={1}, "
-                             "rhs_contracting_dims={0}"),
-                 {"f32[2,0] {{}, {}}", "f32[0,3] {}"}),
+  EXPECT_EQ(RunToCompactText(EntryModule({"f32[2,0]", "f32[0,3]"},
+                                         "ROOT d = f32[2,3] dot(p0, p1), "
+                                         "lhs_contracting_dims={1}, "
+                                         "rhs_contracting_dims={0}"),
+                             {"f32[2,0] {{}, {}}", "f32[0,3] {}"}),
             "f32[2,3] {{0, 0, 0}, {0, 0, 0}}");
 }
 
 TEST(DotKernelTest, IntegersWrapAround) {
   // 2147483647 * 2 + 3 = 4294967297 = 2^32 + 1 -> 1 in s32.
-  EXPECT_EQ(Eval(EntryModule({"s32[2]", "s32[2]"},
-                             "ROOT d = s32[] dot(p0, p1), "
-                             "lhs_contracting_dims={0}, "
-                             "rhs_contracting_dims={0}"),
-                 {"s32[2] {2147483647, 1}", "s32[2] {2, 3}"}),
+  EXPECT_EQ(RunToCompactText(EntryModule({"s32[2]", "s32[2]"},
+                                         "ROOT d = s32[] dot(p0, p1), "
+                                         "lhs_contracting_dims={0}, "
+                                         "rhs_contracting_dims={0}"),
+                             {"s32[2] {2147483647, 1}", "s32[2] {2, 3}"}),
             "s32[] 1");
   // u8: 255 * 255 = 65025 = 254 * 256 + 1.
-  EXPECT_EQ(Eval(EntryModule({"u8[1]", "u8[1]"},
-                             "ROOT d = u8[] dot(p0, p1), "
-                             "lhs_contracting_dims={0}, "
-                             "rhs_contracting_dims={0}"),
-                 {"u8[1] {255}", "u8[1] {255}"}),
+  EXPECT_EQ(RunToCompactText(EntryModule({"u8[1]", "u8[1]"},
+                                         "ROOT d = u8[] dot(p0, p1), "
+                                         "lhs_contracting_dims={0}, "
+                                         "rhs_contracting_dims={0}"),
+                             {"u8[1] {255}", "u8[1] {255}"}),
             "u8[] 1");
   // s4: 7*7 + 7*1 = 56 = 3 * 16 + 8 -> bit pattern 1000 = -8.
-  EXPECT_EQ(Eval(EntryModule({"s4[2]", "s4[2]"},
-                             "ROOT d = s4[] dot(p0, p1), "
-                             "lhs_contracting_dims={0}, "
-                             "rhs_contracting_dims={0}"),
-                 {"s4[2] {7, 7}", "s4[2] {7, 1}"}),
+  EXPECT_EQ(RunToCompactText(EntryModule({"s4[2]", "s4[2]"},
+                                         "ROOT d = s4[] dot(p0, p1), "
+                                         "lhs_contracting_dims={0}, "
+                                         "rhs_contracting_dims={0}"),
+                             {"s4[2] {7, 7}", "s4[2] {7, 1}"}),
             "s4[] -8");
   // u64 wraps too: (2^64 - 1) * 2 = 2^65 - 2 -> 2^64 - 2.
-  EXPECT_EQ(Eval(EntryModule({"u64[1]", "u64[1]"},
-                             "ROOT d = u64[] dot(p0, p1), "
-                             "lhs_contracting_dims={0}, "
-                             "rhs_contracting_dims={0}"),
-                 {"u64[1] {18446744073709551615}", "u64[1] {2}"}),
+  EXPECT_EQ(RunToCompactText(EntryModule({"u64[1]", "u64[1]"},
+                                         "ROOT d = u64[] dot(p0, p1), "
+                                         "lhs_contracting_dims={0}, "
+                                         "rhs_contracting_dims={0}"),
+                             {"u64[1] {18446744073709551615}", "u64[1] {2}"}),
             "u64[] 18446744073709551614");
 }
 
@@ -157,25 +124,25 @@ TEST(DotKernelTest, PreferredElementTypeIsTheAccumulator) {
   // s8 x s8 -> s32: 100*100 + 100*100 = 20000 fits.
   const std::vector<std::string> args = {"s8[2] {100, 100}",
                                          "s8[2] {100, 100}"};
-  EXPECT_EQ(Eval(EntryModule({"s8[2]", "s8[2]"},
-                             "ROOT d = s32[] dot(p0, p1), "
-                             "lhs_contracting_dims={0}, "
-                             "rhs_contracting_dims={0}"),
-                 args),
+  EXPECT_EQ(RunToCompactText(EntryModule({"s8[2]", "s8[2]"},
+                                         "ROOT d = s32[] dot(p0, p1), "
+                                         "lhs_contracting_dims={0}, "
+                                         "rhs_contracting_dims={0}"),
+                             args),
             "s32[] 20000");
   // s8 result: 20000 = 78 * 256 + 32.
-  EXPECT_EQ(Eval(EntryModule({"s8[2]", "s8[2]"},
-                             "ROOT d = s8[] dot(p0, p1), "
-                             "lhs_contracting_dims={0}, "
-                             "rhs_contracting_dims={0}"),
-                 args),
+  EXPECT_EQ(RunToCompactText(EntryModule({"s8[2]", "s8[2]"},
+                                         "ROOT d = s8[] dot(p0, p1), "
+                                         "lhs_contracting_dims={0}, "
+                                         "rhs_contracting_dims={0}"),
+                             args),
             "s8[] 32");
   // Mixed operand types convert to the result type: -3 * 0.5 = -1.5.
-  EXPECT_EQ(Eval(EntryModule({"s8[1]", "f32[1]"},
-                             "ROOT d = f32[] dot(p0, p1), "
-                             "lhs_contracting_dims={0}, "
-                             "rhs_contracting_dims={0}"),
-                 {"s8[1] {-3}", "f32[1] {0.5}"}),
+  EXPECT_EQ(RunToCompactText(EntryModule({"s8[1]", "f32[1]"},
+                                         "ROOT d = f32[] dot(p0, p1), "
+                                         "lhs_contracting_dims={0}, "
+                                         "rhs_contracting_dims={0}"),
+                             {"s8[1] {-3}", "f32[1] {0.5}"}),
             "f32[] -1.5");
 }
 
@@ -186,9 +153,9 @@ TEST(DotKernelTest, NarrowFloatsAccumulateInFloatAndRoundOnce) {
       EntryModule({"bf16[4]", "bf16[4]"},
                   "ROOT d = bf16[] dot(p0, p1), lhs_contracting_dims={0}, "
                   "rhs_contracting_dims={0}");
-  EXPECT_EQ(Eval(hlo, {"bf16[4] {1, 1, 1, 1}",
-                       "bf16[4] {1, 0.001953125, 0.001953125, "
-                       "0.001953125}"}),
+  EXPECT_EQ(RunToCompactText(hlo, {"bf16[4] {1, 1, 1, 1}",
+                                   "bf16[4] {1, 0.001953125, 0.001953125, "
+                                   "0.001953125}"}),
             "bf16[] 1.01");  // 1.0078125, printed shortest
   absl::StatusOr<Literal> exact = eval_test::Run(
       hlo, {"bf16[4] {1, 1, 1, 1}",
@@ -197,18 +164,18 @@ TEST(DotKernelTest, NarrowFloatsAccumulateInFloatAndRoundOnce) {
   EXPECT_EQ(exact->GetDouble(0), 1.0078125);
   // f16 x f16 -> f32: 65504 * 2 - 65504 = 65504, though 131008 is not an
   // f16.
-  EXPECT_EQ(Eval(EntryModule({"f16[2]", "f16[2]"},
-                             "ROOT d = f32[] dot(p0, p1), "
-                             "lhs_contracting_dims={0}, "
-                             "rhs_contracting_dims={0}"),
-                 {"f16[2] {65504, 65504}", "f16[2] {2, -1}"}),
+  EXPECT_EQ(RunToCompactText(EntryModule({"f16[2]", "f16[2]"},
+                                         "ROOT d = f32[] dot(p0, p1), "
+                                         "lhs_contracting_dims={0}, "
+                                         "rhs_contracting_dims={0}"),
+                             {"f16[2] {65504, 65504}", "f16[2] {2, -1}"}),
             "f32[] 65504");
   // An f16 result overflows to inf.
-  EXPECT_EQ(Eval(EntryModule({"f16[2]", "f16[2]"},
-                             "ROOT d = f16[] dot(p0, p1), "
-                             "lhs_contracting_dims={0}, "
-                             "rhs_contracting_dims={0}"),
-                 {"f16[2] {65504, 65504}", "f16[2] {1, 1}"}),
+  EXPECT_EQ(RunToCompactText(EntryModule({"f16[2]", "f16[2]"},
+                                         "ROOT d = f16[] dot(p0, p1), "
+                                         "lhs_contracting_dims={0}, "
+                                         "rhs_contracting_dims={0}"),
+                             {"f16[2] {65504, 65504}", "f16[2] {1, 1}"}),
             "f16[] inf");
 }
 
@@ -218,25 +185,28 @@ TEST(DotKernelTest, SpecialValuesPropagate) {
       EntryModule({"f32[2]", "f32[2]"},
                   "ROOT d = f32[] dot(p0, p1), lhs_contracting_dims={0}, "
                   "rhs_contracting_dims={0}");
-  EXPECT_TRUE(absl::StrContains(Eval(hlo, {"f32[2] {0, 1}", "f32[2] {inf, 1}"}),
-                                "f32[] -nan") ||
-              absl::StrContains(Eval(hlo, {"f32[2] {0, 1}", "f32[2] {inf, 1}"}),
-                                "f32[] nan"));
-  EXPECT_EQ(Eval(hlo, {"f32[2] {1, 1}", "f32[2] {inf, 1}"}), "f32[] inf");
+  EXPECT_TRUE(absl::StrContains(
+                  RunToCompactText(hlo, {"f32[2] {0, 1}", "f32[2] {inf, 1}"}),
+                  "f32[] -nan") ||
+              absl::StrContains(
+                  RunToCompactText(hlo, {"f32[2] {0, 1}", "f32[2] {inf, 1}"}),
+                  "f32[] nan"));
+  EXPECT_EQ(RunToCompactText(hlo, {"f32[2] {1, 1}", "f32[2] {inf, 1}"}),
+            "f32[] inf");
 }
 
 TEST(DotKernelTest, Complex) {
   // (1+2i)(3+4i) = -5+10i.
-  EXPECT_EQ(Eval(EntryModule({"c64[1]", "c64[1]"},
-                             "ROOT d = c64[] dot(p0, p1), "
-                             "lhs_contracting_dims={0}, "
-                             "rhs_contracting_dims={0}"),
-                 {"c64[1] {(1, 2)}", "c64[1] {(3, 4)}"}),
+  EXPECT_EQ(RunToCompactText(EntryModule({"c64[1]", "c64[1]"},
+                                         "ROOT d = c64[] dot(p0, p1), "
+                                         "lhs_contracting_dims={0}, "
+                                         "rhs_contracting_dims={0}"),
+                             {"c64[1] {(1, 2)}", "c64[1] {(3, 4)}"}),
             "c64[] (-5, 10)");
 }
 
 TEST(DotKernelTest, ErrorsNameTheInstructionAndRule) {
-  const std::string result = Eval(
+  const std::string result = RunToCompactText(
       EntryModule({"f32[2,3]", "f32[2,3]"},
                   "ROOT d = f32[2,2] dot(p0, p1), lhs_contracting_dims={1}, "
                   "rhs_contracting_dims={0}"),
@@ -266,19 +236,19 @@ TEST(DotKernelTest, WorkOverTheLiteralCapIsAnError) {
 TEST(DotKernelTest, F64AndPred) {
   // 2^30 * 3 + 0.5 * 0.25 = 3221225472.125 needs 35 significant bits:
   // exact in f64, not representable in f32.
-  EXPECT_EQ(Eval(EntryModule({"f64[2]", "f64[2]"},
-                             "ROOT d = f64[] dot(p0, p1), "
-                             "lhs_contracting_dims={0}, "
-                             "rhs_contracting_dims={0}"),
-                 {"f64[2] {1073741824, 0.5}", "f64[2] {3, 0.25}"}),
+  EXPECT_EQ(RunToCompactText(EntryModule({"f64[2]", "f64[2]"},
+                                         "ROOT d = f64[] dot(p0, p1), "
+                                         "lhs_contracting_dims={0}, "
+                                         "rhs_contracting_dims={0}"),
+                             {"f64[2] {1073741824, 0.5}", "f64[2] {3, 0.25}"}),
             "f64[] 3221225472.125");
   // pred: true when some product is true.
-  EXPECT_EQ(Eval(EntryModule({"pred[2,2]", "pred[2]"},
-                             "ROOT d = pred[2] dot(p0, p1), "
-                             "lhs_contracting_dims={1}, "
-                             "rhs_contracting_dims={0}"),
-                 {"pred[2,2] {{true, false}, {false, true}}",
-                  "pred[2] {false, true}"}),
+  EXPECT_EQ(RunToCompactText(EntryModule({"pred[2,2]", "pred[2]"},
+                                         "ROOT d = pred[2] dot(p0, p1), "
+                                         "lhs_contracting_dims={1}, "
+                                         "rhs_contracting_dims={0}"),
+                             {"pred[2,2] {{true, false}, {false, true}}",
+                              "pred[2] {false, true}"}),
             "pred[2] {0, 1}");
 }
 
@@ -342,12 +312,12 @@ TEST(DotKernelTest, MatchesReduceOfMultiplyOfBroadcasts) {
       "  ROOT r = s32[3,2,5] reduce(m, z), dimensions={3}, to_apply=add",
       "add {\n  a = s32[] parameter(0)\n  b = s32[] parameter(1)\n"
       "  ROOT s = s32[] add(a, b)\n}\n");
-  const std::string expected = Eval(reference, {lhs, rhs});
+  const std::string expected = RunToCompactText(reference, {lhs, rhs});
   if (absl::StrContains(expected, "has no kernel for")) {
     GTEST_SKIP() << "reference ops not implemented yet: " << expected;
   }
   ASSERT_FALSE(absl::StartsWith(expected, "error")) << expected;
-  EXPECT_EQ(Eval(dot, {lhs, rhs}), expected);
+  EXPECT_EQ(RunToCompactText(dot, {lhs, rhs}), expected);
 }
 
 TEST(RaggedDotKernelTest, RaggedFreeDimension) {
@@ -357,8 +327,9 @@ TEST(RaggedDotKernelTest, RaggedFreeDimension) {
       {"f32[4,2]", "f32[2,2,1]", "s32[2]"},
       "ROOT r = f32[4,1] ragged-dot(p0, p1, p2), lhs_contracting_dims={1}, "
       "rhs_contracting_dims={1}, lhs_ragged_dims={0}, rhs_group_dims={0}");
-  EXPECT_EQ(Eval(hlo, {"f32[4,2] {{1, 2}, {3, 4}, {5, 6}, {7, 8}}",
-                       "f32[2,2,1] {{{1}, {1}}, {{1}, {0}}}", "s32[2] {1, 2}"}),
+  EXPECT_EQ(RunToCompactText(
+                hlo, {"f32[4,2] {{1, 2}, {3, 4}, {5, 6}, {7, 8}}",
+                      "f32[2,2,1] {{{1}, {1}}, {{1}, {0}}}", "s32[2] {1, 2}"}),
             "f32[4,1] {{3}, {3}, {5}, {0}}");
 }
 
@@ -371,9 +342,10 @@ TEST(RaggedDotKernelTest, RaggedFreeDimensionWithPerBatchGroups) {
       "ROOT r = f32[2,2,1] ragged-dot(p0, p1, p2), lhs_batch_dims={0}, "
       "lhs_contracting_dims={2}, rhs_batch_dims={1}, "
       "rhs_contracting_dims={2}, lhs_ragged_dims={1}, rhs_group_dims={0}");
-  EXPECT_EQ(Eval(hlo, {"f32[2,2,1] {{{1}, {2}}, {{3}, {4}}}",
-                       "f32[2,2,1,1] {{{{10}}, {{20}}}, {{{30}}, {{40}}}}",
-                       "s32[2,2] {{2, 0}, {0, 2}}"}),
+  EXPECT_EQ(RunToCompactText(
+                hlo, {"f32[2,2,1] {{{1}, {2}}, {{3}, {4}}}",
+                      "f32[2,2,1,1] {{{{10}}, {{20}}}, {{{30}}, {{40}}}}",
+                      "s32[2,2] {{2, 0}, {0, 2}}"}),
             "f32[2,2,1] {{{10}, {20}}, {{120}, {160}}}");
 }
 
@@ -384,8 +356,9 @@ TEST(RaggedDotKernelTest, RaggedContractingDimension) {
       {"f32[2,4]", "f32[4,1]", "s64[2]"},
       "ROOT r = f32[2,2,1] ragged-dot(p0, p1, p2), lhs_contracting_dims={1}, "
       "rhs_contracting_dims={0}, lhs_ragged_dims={1}");
-  EXPECT_EQ(Eval(hlo, {"f32[2,4] {{1, 2, 3, 4}, {5, 6, 7, 8}}",
-                       "f32[4,1] {{1}, {10}, {100}, {1000}}", "s64[2] {1, 3}"}),
+  EXPECT_EQ(RunToCompactText(
+                hlo, {"f32[2,4] {{1, 2, 3, 4}, {5, 6, 7, 8}}",
+                      "f32[4,1] {{1}, {10}, {100}, {1000}}", "s64[2] {1, 3}"}),
             "f32[2,2,1] {{{1}, {5}}, {{4320}, {8760}}}");
 }
 
@@ -395,10 +368,10 @@ TEST(RaggedDotKernelTest, RaggedBatchDimensionIsAPlainDot) {
       "ROOT r = s32[2,1,1] ragged-dot(p0, p1, p2), lhs_batch_dims={0}, "
       "lhs_contracting_dims={2}, rhs_batch_dims={0}, "
       "rhs_contracting_dims={1}, lhs_ragged_dims={0}");
-  EXPECT_EQ(
-      Eval(hlo, {"s32[2,1,2] {{{1, 2}}, {{3, 4}}}",
-                 "s32[2,2,1] {{{10}, {100}}, {{10}, {100}}}", "s32[2] {1, 1}"}),
-      "s32[2,1,1] {{{210}}, {{430}}}");
+  EXPECT_EQ(RunToCompactText(hlo, {"s32[2,1,2] {{{1, 2}}, {{3, 4}}}",
+                                   "s32[2,2,1] {{{10}, {100}}, {{10}, {100}}}",
+                                   "s32[2] {1, 1}"}),
+            "s32[2,1,1] {{{210}}, {{430}}}");
 }
 
 TEST(RaggedDotKernelTest, GroupSizesPastTheDimensionAreClamped) {
@@ -407,9 +380,10 @@ TEST(RaggedDotKernelTest, GroupSizesPastTheDimensionAreClamped) {
       {"s32[2,1]", "s32[2,1,1]", "s32[2]"},
       "ROOT r = s32[2,1] ragged-dot(p0, p1, p2), lhs_contracting_dims={1}, "
       "rhs_contracting_dims={1}, lhs_ragged_dims={0}, rhs_group_dims={0}");
-  EXPECT_EQ(Eval(hlo, {"s32[2,1] {{1}, {2}}", "s32[2,1,1] {{{5}}, {{7}}}",
-                       "s32[2] {3, 4}"}),
-            "s32[2,1] {{5}, {10}}");
+  EXPECT_EQ(
+      RunToCompactText(hlo, {"s32[2,1] {{1}, {2}}", "s32[2,1,1] {{{5}}, {{7}}}",
+                             "s32[2] {3, 4}"}),
+      "s32[2,1] {{5}, {10}}");
 }
 
 TEST(ScaledDotKernelTest, BlockAndScalarScales) {
@@ -419,12 +393,12 @@ TEST(ScaledDotKernelTest, BlockAndScalarScales) {
       EntryModule({"f32[1,4]", "f32[4,1]", "f32[1,2]", "f32[]"},
                   "ROOT r = f32[1,1] scaled-dot(p0, p1, p2, p3), "
                   "lhs_contracting_dims={1}, rhs_contracting_dims={0}");
-  EXPECT_EQ(
-      Eval(hlo, {"f32[1,4] {{1, 2, 3, 4}}", "f32[4,1] {{1}, {1}, {1}, {1}}",
-                 "f32[1,2] {{10, "
-                 "100}}",
-                 "f32[] 2"}),
-      "f32[1,1] {{1460}}");
+  EXPECT_EQ(RunToCompactText(hlo, {"f32[1,4] {{1, 2, 3, 4}}",
+                                   "f32[4,1] {{1}, {1}, {1}, {1}}",
+                                   "f32[1,2] {{10, "
+                                   "100}}",
+                                   "f32[] 2"}),
+            "f32[1,1] {{1460}}");
 }
 
 TEST(ScaledDotKernelTest, Fp8OperandsWithE8m0Scales) {
@@ -441,9 +415,9 @@ TEST(ScaledDotKernelTest, Fp8OperandsWithE8m0Scales) {
       {"f8e4m3fn[1,32]", "f8e4m3fn[32,1]", "f8e8m0fnu[1,1]", "f8e8m0fnu[1,1]"},
       "ROOT r = f32[1,1] scaled-dot(p0, p1, p2, p3), "
       "lhs_contracting_dims={1}, rhs_contracting_dims={0}");
-  EXPECT_EQ(
-      Eval(hlo, {lhs, rhs, "f8e8m0fnu[1,1] {{4}}", "f8e8m0fnu[1,1] {{0.5}}"}),
-      "f32[1,1] {{192}}");
+  EXPECT_EQ(RunToCompactText(hlo, {lhs, rhs, "f8e8m0fnu[1,1] {{4}}",
+                                   "f8e8m0fnu[1,1] {{0.5}}"}),
+            "f32[1,1] {{192}}");
 }
 
 // The benchmark's 256x256x256 f32 dot gives the right values (its speed is

@@ -1,5 +1,6 @@
 #include "compiler/evaluator/testing/eval_test_util.h"
 
+#include <cctype>
 #include <memory>
 
 #include "absl/strings/str_cat.h"
@@ -36,6 +37,39 @@ std::string RunToText(absl::string_view hlo,
   absl::StatusOr<Literal> result = Run(hlo, arguments, options);
   if (!result.ok()) return absl::StrCat("error: ", result.status().message());
   return LiteralText(*result);
+}
+
+std::string RunToCompactText(absl::string_view hlo,
+                             const std::vector<std::string>& arguments) {
+  std::string text = RunToText(hlo, arguments);
+  // Drop the printer's /*index*/ comments first.
+  for (size_t at = text.find("/*"); at != std::string::npos;
+       at = text.find("/*")) {
+    const size_t end = text.find("*/", at);
+    text.erase(at, end == std::string::npos ? std::string::npos : end + 2 - at);
+  }
+  // Then drop each run of whitespace that follows '{' (or "(" before
+  // '{') or precedes '}' (or ")" after '}'); other runs become one space.
+  std::string out;
+  for (size_t i = 0; i < text.size();) {
+    if (!std::isspace(static_cast<unsigned char>(text[i]))) {
+      out += text[i++];
+      continue;
+    }
+    size_t end = i;
+    while (end < text.size() &&
+           std::isspace(static_cast<unsigned char>(text[end]))) {
+      ++end;
+    }
+    const char before = out.empty() ? '\0' : out.back();
+    const char after = end < text.size() ? text[end] : '\0';
+    const bool drop = before == '{' || after == '}' ||
+                      (before == '(' && after == '{') ||
+                      (after == ')' && before == '}');
+    if (!drop) out += ' ';
+    i = end;
+  }
+  return out;
 }
 
 std::string EntryModule(const std::vector<std::string>& parameter_shapes,

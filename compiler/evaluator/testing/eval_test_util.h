@@ -26,6 +26,12 @@ std::string RunToText(absl::string_view hlo,
                       const std::vector<std::string>& arguments = {},
                       const EvalOptions& options = {});
 
+// RunToText with the printer's padding inside braces removed ("{ {1}, {2}
+// }" -> "{{1}, {2}}") and its /*index*/ comments dropped, so that expected
+// values read like the spec's.
+std::string RunToCompactText(absl::string_view hlo,
+                             const std::vector<std::string>& arguments = {});
+
 // "shape value" text of a literal, as RunToText writes it.
 std::string LiteralText(const Literal& literal);
 
