@@ -92,20 +92,9 @@ absl::Status CheckBinaryReducer(const Instruction& instruction,
 absl::StatusOr<int64_t> CollectiveDimension(
     const Instruction& instruction, const std::vector<const Shape*>& operands,
     absl::string_view section) {
-  absl::StatusOr<const std::vector<int64_t>*> dims =
-      RequiredInt64ListAttr(instruction, "dimensions", section);
-  if (!dims.ok()) return dims.status();
-  if ((*dims)->size() != 1) {
-    return RuleError(instruction,
-                     absl::StrCat("dimensions=", DimsToString(**dims),
-                                  " must name exactly one dimension"),
-                     section);
-  }
-  for (const Shape* operand : operands) {
-    KILN_RULE_RETURN_IF_ERROR(CheckDimsInRange(
-        instruction, "dimensions", **dims, operand->rank(), section));
-  }
-  return (**dims)[0];
+  std::vector<int64_t> ranks;
+  for (const Shape* operand : operands) ranks.push_back(operand->rank());
+  return SingleDimensionAttr(instruction, ranks, section);
 }
 
 absl::StatusOr<Shape> AllReduceShape(const Instruction& instruction,
@@ -312,11 +301,11 @@ absl::StatusOr<Shape> CollectiveBroadcastShape(const Instruction& instruction,
   absl::StatusOr<const Shape*> operand =
       ArrayOperand(instruction, 0, kCollectiveBroadcast);
   if (!operand.ok()) return operand.status();
-  absl::StatusOr<int64_t> group_size = CheckReplicaGroups(
-      instruction,
-      {/*has_global_device_ids=*/false, /*uniform=*/false,
-       /*cover_all=*/false},
-      kCollectiveBroadcast);
+  absl::StatusOr<int64_t> group_size =
+      CheckReplicaGroups(instruction,
+                         {/*has_global_device_ids=*/false, /*uniform=*/false,
+                          /*cover_all=*/false},
+                         kCollectiveBroadcast);
   if (!group_size.ok()) return group_size.status();
   return Copies({*operand})[0];
 }

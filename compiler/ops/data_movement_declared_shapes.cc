@@ -184,18 +184,7 @@ absl::StatusOr<Shape> CopyDoneShape(const Instruction& instruction, ShapeForm) {
 absl::StatusOr<int64_t> SingleDimension(const Instruction& instruction,
                                         const Shape& operand,
                                         absl::string_view section) {
-  absl::StatusOr<const std::vector<int64_t>*> dims =
-      RequiredInt64ListAttr(instruction, "dimensions", section);
-  if (!dims.ok()) return dims.status();
-  if ((*dims)->size() != 1) {
-    return RuleError(instruction,
-                     absl::StrCat("dimensions=", DimsToString(**dims),
-                                  " must name exactly one dimension"),
-                     section);
-  }
-  KILN_RULE_RETURN_IF_ERROR(CheckDimsInRange(instruction, "dimensions", **dims,
-                                             operand.rank(), section));
-  return (**dims)[0];
+  return SingleDimensionAttr(instruction, {operand.rank()}, section);
 }
 
 absl::StatusOr<Shape> GetDimensionSizeShape(const Instruction& instruction,

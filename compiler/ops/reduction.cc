@@ -226,19 +226,7 @@ absl::StatusOr<std::vector<const Shape*>> SameDimsOperands(
 absl::StatusOr<int64_t> SingleDimension(const Instruction& instruction,
                                         int64_t rank,
                                         absl::string_view section) {
-  absl::StatusOr<const std::vector<int64_t>*> dims =
-      RequiredInt64ListAttr(instruction, "dimensions", section);
-  if (!dims.ok()) return dims.status();
-  if ((*dims)->size() != 1) {
-    return RuleError(instruction,
-                     absl::StrCat("dimensions=", DimsToString(**dims),
-                                  " must name exactly one dimension"),
-                     section);
-  }
-  absl::Status in_range =
-      CheckDimsInRange(instruction, "dimensions", **dims, rank, section);
-  if (!in_range.ok()) return in_range;
-  return (**dims)[0];
+  return SingleDimensionAttr(instruction, {rank}, section);
 }
 
 // Each shape with its default layout.

@@ -155,6 +155,26 @@ absl::StatusOr<const std::vector<int64_t>*> RequiredInt64ListAttr(
   return list;
 }
 
+absl::StatusOr<int64_t> SingleDimensionAttr(const Instruction& instruction,
+                                            absl::Span<const int64_t> ranks,
+                                            absl::string_view spec_section) {
+  absl::StatusOr<const std::vector<int64_t>*> dims =
+      RequiredInt64ListAttr(instruction, "dimensions", spec_section);
+  if (!dims.ok()) return dims.status();
+  if ((*dims)->size() != 1) {
+    return RuleError(instruction,
+                     absl::StrCat("dimensions=", DimsToString(**dims),
+                                  " must name exactly one dimension"),
+                     spec_section);
+  }
+  for (int64_t rank : ranks) {
+    absl::Status in_range =
+        CheckDimsInRange(instruction, "dimensions", **dims, rank, spec_section);
+    if (!in_range.ok()) return in_range;
+  }
+  return (**dims)[0];
+}
+
 absl::StatusOr<int64_t> RequiredInt64Attr(const Instruction& instruction,
                                           absl::string_view name,
                                           absl::string_view spec_section) {

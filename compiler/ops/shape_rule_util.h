@@ -72,6 +72,11 @@ const std::vector<int64_t>* Int64ListAttr(const Instruction& instruction,
 absl::StatusOr<const std::vector<int64_t>*> RequiredInt64ListAttr(
     const Instruction& instruction, absl::string_view name,
     absl::string_view spec_section);
+// The one entry of dimensions={d} (sort, scan, all-gather, reduce-scatter,
+// get/set-dimension-size), in range of every rank in `ranks`.
+absl::StatusOr<int64_t> SingleDimensionAttr(const Instruction& instruction,
+                                            absl::Span<const int64_t> ranks,
+                                            absl::string_view spec_section);
 // The Int64 attribute `name`; an error naming the rule when absent.
 absl::StatusOr<int64_t> RequiredInt64Attr(const Instruction& instruction,
                                           absl::string_view name,
