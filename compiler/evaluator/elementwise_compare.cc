@@ -1,9 +1,11 @@
 // Kernels of compare, select and clamp, with client-form implicit
 // broadcasting (elementwise_broadcast.h).
 #include <cstring>
+#include <optional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/evaluator/comparison.h"
 #include "compiler/evaluator/data_movement_dynamic.h"
 #include "compiler/evaluator/elementwise_binary_ops.h"
 #include "compiler/evaluator/elementwise_broadcast.h"
@@ -14,51 +16,27 @@ namespace kiln {
 namespace eval {
 namespace {
 
-enum class Direction { kEq, kNe, kGe, kGt, kLe, kLt };
-
-absl::StatusOr<Direction> ParseDirection(const Instruction& instruction) {
+absl::StatusOr<ComparisonDirection> ParseDirection(
+    const Instruction& instruction) {
   const EnumValue* value = instruction.attrs().Get<EnumValue>("direction");
   if (value == nullptr) {
     return KernelError(instruction, "compare needs direction=");
   }
-  const std::pair<const char*, Direction> kNames[] = {
-      {"EQ", Direction::kEq}, {"NE", Direction::kNe}, {"GE", Direction::kGe},
-      {"GT", Direction::kGt}, {"LE", Direction::kLe}, {"LT", Direction::kLt}};
-  for (const auto& [name, direction] : kNames) {
-    if (value->spelling == name) return direction;
+  std::optional<ComparisonDirection> direction =
+      ParseComparisonDirection(value->spelling);
+  if (!direction.has_value()) {
+    return KernelError(
+        instruction,
+        absl::StrCat("unknown comparison direction ", value->spelling));
   }
-  return KernelError(instruction, absl::StrCat("unknown comparison direction ",
-                                               value->spelling));
+  return *direction;
 }
 
-template <typename T>
-bool Compare(Direction direction, const T& a, const T& b) {
-  switch (direction) {
-    case Direction::kEq:
-      return a == b;
-    case Direction::kNe:
-      return a != b;
-    case Direction::kGe:
-      return a >= b;
-    case Direction::kGt:
-      return a > b;
-    case Direction::kLe:
-      return a <= b;
-    case Direction::kLt:
-      return a < b;
-  }
-  return false;
-}
-
-// The comparison type=, defaulting from the element type as XLA does:
-// FLOAT for floats and complex, SIGNED for signed integers, UNSIGNED for
-// unsigned integers and pred. An explicit type must suit the element type.
+// The comparison type=, defaulting from the element type as XLA does
+// (DefaultComparisonType). An explicit type must suit the element type.
 absl::StatusOr<std::string> ComparisonType(const Instruction& instruction,
                                            ElementType type) {
-  std::string fitting = IsFloatType(type) || IsComplexType(type) ? "FLOAT"
-                        : GetElementTypeInfo(type).kind == TypeKind::kSigned
-                            ? "SIGNED"
-                            : "UNSIGNED";
+  const std::string fitting(DefaultComparisonType(type));
   const EnumValue* value = instruction.attrs().Get<EnumValue>("type");
   if (value == nullptr) return fitting;
   if (value->spelling == fitting ||
@@ -72,22 +50,11 @@ absl::StatusOr<std::string> ComparisonType(const Instruction& instruction,
                    " (operation_semantics.md, Compare)"));
 }
 
-// A float's position in the total order -NaN < -inf < ... < -0 < +0 < ...
-// < inf < NaN: its bit pattern read as sign and magnitude (so NaNs order
-// by payload, and the one NaN of the fnuz types, the pattern of -0, sits
-// just below +0).
-int64_t TotalOrderKey(uint64_t bits, const ElementTypeInfo& info) {
-  if (!info.is_signed) return static_cast<int64_t>(bits);  // e8m0.
-  const uint64_t sign = uint64_t{1} << (info.bit_width - 1);
-  const int64_t magnitude = static_cast<int64_t>(bits & (sign - 1));
-  return (bits & sign) != 0 ? -magnitude - 1 : magnitude;
-}
-
 // Each element's total-order key; complex elements give (real, imag).
-std::vector<std::pair<int64_t, int64_t>> TotalOrderKeys(
+std::vector<std::pair<uint64_t, uint64_t>> TotalOrderKeys(
     const Literal& literal) {
   const ElementTypeInfo& info = GetElementTypeInfo(literal.element_type());
-  std::vector<std::pair<int64_t, int64_t>> keys(literal.element_count());
+  std::vector<std::pair<uint64_t, uint64_t>> keys(literal.element_count());
   if (info.kind == TypeKind::kComplex) {
     const ElementTypeInfo& part = GetElementTypeInfo(info.component);
     const int bytes = part.bit_width / 8;
@@ -96,12 +63,12 @@ std::vector<std::pair<int64_t, int64_t>> TotalOrderKeys(
       uint64_t re = 0, im = 0;  // Little-endian hosts: low bytes first.
       std::memcpy(&re, data + 2 * i * bytes, bytes);
       std::memcpy(&im, data + (2 * i + 1) * bytes, bytes);
-      keys[i] = {TotalOrderKey(re, part), TotalOrderKey(im, part)};
+      keys[i] = {FloatTotalOrderKey(re, part), FloatTotalOrderKey(im, part)};
     }
     return keys;
   }
   for (size_t i = 0; i < keys.size(); ++i) {
-    keys[i] = {TotalOrderKey(literal.GetBits(i), info), 0};
+    keys[i] = {FloatTotalOrderKey(literal.GetBits(i), info), 0};
   }
   return keys;
 }
@@ -110,7 +77,7 @@ absl::StatusOr<Literal> TotalOrderCompare(const Instruction& instruction,
                                           const BroadcastPlan& plan,
                                           const Literal& lhs,
                                           const Literal& rhs,
-                                          Direction direction,
+                                          ComparisonDirection direction,
                                           EvalContext& context) {
   absl::StatusOr<Literal> result =
       NewBroadcastResult(instruction, plan, ElementType::kPred, context);
@@ -119,7 +86,7 @@ absl::StatusOr<Literal> TotalOrderCompare(const Instruction& instruction,
   const auto b = TotalOrderKeys(rhs);
   BroadcastWalker walker(plan);
   for (uint8_t& out : MutableElements<uint8_t>(*result)) {
-    out = Compare(direction, a[walker.offset(0)], b[walker.offset(1)]);
+    out = ApplyDirection(direction, a[walker.offset(0)], b[walker.offset(1)]);
     walker.Next();
   }
   return result;
@@ -137,28 +104,28 @@ absl::StatusOr<Literal> CompareKernel(const Instruction& instruction,
   if (operands[1]->element_type() != type) {
     return KernelError(instruction, "compare operands must have one type");
   }
-  absl::StatusOr<Direction> direction = ParseDirection(instruction);
+  absl::StatusOr<ComparisonDirection> direction = ParseDirection(instruction);
   if (!direction.ok()) return direction.status();
   absl::StatusOr<std::string> comparison = ComparisonType(instruction, type);
   if (!comparison.ok()) return comparison.status();
-  if (IsComplexType(type) && *direction != Direction::kEq &&
-      *direction != Direction::kNe) {
+  if (IsComplexType(type) && *direction != ComparisonDirection::kEq &&
+      *direction != ComparisonDirection::kNe) {
     return KernelError(instruction, "complex numbers compare only EQ and NE");
   }
   if (*comparison == "TOTALORDER") {
     return TotalOrderCompare(instruction, *plan, *operands[0], *operands[1],
                              *direction, context);
   }
-  const Direction d = *direction;
+  const ComparisonDirection d = *direction;
   return DispatchByComputeType(type, [&](auto tag) -> absl::StatusOr<Literal> {
     using T = typename decltype(tag)::type;
     return CombineElements<T, bool>(
         instruction, *plan, *operands[0], *operands[1], ElementType::kPred,
         context, [d](T a, T b) {
           if constexpr (kIsComplex<T>) {
-            return d == Direction::kEq ? a == b : a != b;
+            return d == ComparisonDirection::kEq ? a == b : a != b;
           } else {
-            return Compare(d, a, b);
+            return ApplyDirection(d, a, b);
           }
         });
   });

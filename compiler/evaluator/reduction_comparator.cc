@@ -4,6 +4,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "compiler/evaluator/comparison.h"
 #include "compiler/evaluator/typed.h"
 
 namespace kiln {
@@ -20,22 +21,6 @@ uint64_t IntegerKey(T value) {
   }
 }
 
-uint64_t FloatKey(uint64_t bits, const ElementTypeInfo& info) {
-  if (!info.is_signed) return bits;
-  const uint64_t sign = uint64_t{1} << (info.bit_width - 1);
-  const uint64_t magnitude = bits & (sign - 1);
-  const uint64_t middle = uint64_t{1} << 63;
-  return (bits & sign) != 0 ? middle - 1 - magnitude : middle + magnitude;
-}
-
-// The comparison type= a compare on `type` uses when none is given (XLA's
-// defaults): FLOAT, SIGNED or UNSIGNED (pred too).
-std::string DefaultComparisonType(ElementType type) {
-  const TypeKind kind = GetElementTypeInfo(type).kind;
-  if (kind == TypeKind::kFloat) return "FLOAT";
-  return kind == TypeKind::kSigned ? "SIGNED" : "UNSIGNED";
-}
-
 }  // namespace
 
 std::vector<uint64_t> OrderedKeys(const Literal& literal) {
@@ -43,7 +28,7 @@ std::vector<uint64_t> OrderedKeys(const Literal& literal) {
   std::vector<uint64_t> keys(static_cast<size_t>(literal.element_count()));
   if (info.kind == TypeKind::kFloat) {
     for (size_t i = 0; i < keys.size(); ++i) {
-      keys[i] = FloatKey(literal.GetBits(i), info);
+      keys[i] = FloatTotalOrderKey(literal.GetBits(i), info);
     }
     return keys;
   }
@@ -80,17 +65,11 @@ std::optional<FastComparator> FastComparator::Recognize(
     return std::nullopt;
   }
   FastComparator comparator;
-  const std::pair<const char*, Direction> kDirections[] = {
-      {"EQ", Direction::kEq}, {"NE", Direction::kNe}, {"GE", Direction::kGe},
-      {"GT", Direction::kGt}, {"LE", Direction::kLe}, {"LT", Direction::kLt}};
-  bool known = false;
-  for (const auto& [spelling, value] : kDirections) {
-    if (direction->spelling == spelling) {
-      comparator.direction_ = value;
-      known = true;
-    }
-  }
-  const std::string fitting = DefaultComparisonType(type);
+  const std::optional<ComparisonDirection> parsed =
+      ParseComparisonDirection(direction->spelling);
+  const bool known = parsed.has_value();
+  if (known) comparator.direction_ = *parsed;
+  const std::string fitting(DefaultComparisonType(type));
   const std::string chosen =
       comparison == nullptr ? fitting : comparison->spelling;
   if (!known ||

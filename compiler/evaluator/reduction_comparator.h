@@ -12,6 +12,7 @@
 #include <optional>
 #include <vector>
 
+#include "compiler/evaluator/comparison.h"
 #include "compiler/ir/computation.h"
 #include "compiler/ir/literal.h"
 
@@ -42,28 +43,12 @@ class FastComparator {
   }
 
  private:
-  enum class Direction { kEq, kNe, kGe, kGt, kLe, kLt };
-
   template <typename T>
   bool Apply(T a, T b) const {
-    switch (direction_) {
-      case Direction::kEq:
-        return a == b;
-      case Direction::kNe:
-        return a != b;
-      case Direction::kGe:
-        return a >= b;
-      case Direction::kGt:
-        return a > b;
-      case Direction::kLe:
-        return a <= b;
-      case Direction::kLt:
-        return a < b;
-    }
-    return false;
+    return ApplyDirection(direction_, a, b);
   }
 
-  Direction direction_ = Direction::kLt;
+  ComparisonDirection direction_ = ComparisonDirection::kLt;
   bool by_value_ = false;          // FLOAT comparison of float values.
   std::vector<double> values_;     // When by_value_.
   std::vector<uint64_t> ordered_;  // Otherwise: order-preserving keys.
