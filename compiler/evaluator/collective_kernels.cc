@@ -21,14 +21,6 @@ namespace kiln {
 namespace eval {
 namespace {
 
-absl::Status CheckRule(const Instruction& instruction) {
-  absl::StatusOr<Shape> inferred = InferShape(instruction, ShapeForm::kClient);
-  if (inferred.ok()) return absl::OkStatus();
-  absl::string_view message = inferred.status().message();
-  absl::ConsumePrefix(&message, absl::StrCat(instruction.name(), ": "));
-  return KernelError(instruction, message);
-}
-
 // The group's contributions (tuples of each device's operands).
 struct Gathered {
   Contributions values;
@@ -42,7 +34,8 @@ struct Gathered {
 absl::StatusOr<Gathered> GatherOperands(
     const Instruction& instruction, absl::Span<const Literal* const> operands,
     EvalContext& context, bool has_flag) {
-  if (absl::Status rule = CheckRule(instruction); !rule.ok()) return rule;
+  if (absl::Status rule = context.RuleShape(instruction).status(); !rule.ok())
+    return rule;
   absl::StatusOr<std::optional<std::vector<int64_t>>> group =
       GroupDevices(instruction, context, has_flag);
   if (!group.ok()) return group.status();
@@ -295,7 +288,8 @@ absl::StatusOr<Literal> AllToAllKernel(
 absl::StatusOr<Literal> CollectiveBroadcastKernel(
     const Instruction& instruction, absl::Span<const Literal* const> operands,
     EvalContext& context) {
-  if (absl::Status rule = CheckRule(instruction); !rule.ok()) return rule;
+  if (absl::Status rule = context.RuleShape(instruction).status(); !rule.ok())
+    return rule;
   if (operands.size() != 1) {
     return KernelError(instruction,
                        "the dynamic-root form (has_dynamic_root) is not "
@@ -316,14 +310,16 @@ absl::StatusOr<Literal> CollectiveBroadcastKernel(
 absl::StatusOr<Literal> CollectivePermuteKernel(
     const Instruction& instruction, absl::Span<const Literal* const> operands,
     EvalContext& context) {
-  if (absl::Status rule = CheckRule(instruction); !rule.ok()) return rule;
+  if (absl::Status rule = context.RuleShape(instruction).status(); !rule.ok())
+    return rule;
   return CollectivePermuteValue(instruction, operands, context);
 }
 
 absl::StatusOr<Literal> RaggedAllToAllKernel(
     const Instruction& instruction, absl::Span<const Literal* const> operands,
     EvalContext& context) {
-  if (absl::Status rule = CheckRule(instruction); !rule.ok()) return rule;
+  if (absl::Status rule = context.RuleShape(instruction).status(); !rule.ok())
+    return rule;
   return RaggedAllToAllValue(instruction, operands, context);
 }
 
@@ -331,7 +327,8 @@ absl::StatusOr<Literal> RaggedAllToAllKernel(
 absl::StatusOr<Literal> CollectivePermuteStartKernel(
     const Instruction& instruction, absl::Span<const Literal* const> operands,
     EvalContext& context) {
-  if (absl::Status rule = CheckRule(instruction); !rule.ok()) return rule;
+  if (absl::Status rule = context.RuleShape(instruction).status(); !rule.ok())
+    return rule;
   absl::StatusOr<Literal> output =
       CollectivePermuteValue(instruction, operands, context);
   if (!output.ok()) return output;

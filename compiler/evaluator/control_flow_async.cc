@@ -131,7 +131,7 @@ absl::StatusOr<Literal> NextValue(const Instruction& instruction,
 absl::StatusOr<Literal> AsyncStartKernel(
     const Instruction& instruction, absl::Span<const Literal* const> operands,
     EvalContext& context) {
-  absl::StatusOr<Shape> rule = RuleShape(instruction);
+  absl::StatusOr<Shape> rule = context.RuleShape(instruction);
   if (!rule.ok()) return rule.status();
   absl::StatusOr<const Computation*> computation =
       AsyncComputation(instruction);
@@ -151,7 +151,7 @@ absl::StatusOr<Literal> AsyncStartKernel(
 absl::StatusOr<Literal> AsyncUpdateKernel(
     const Instruction& instruction, absl::Span<const Literal* const> operands,
     EvalContext& context) {
-  absl::StatusOr<Shape> rule = RuleShape(instruction);
+  absl::StatusOr<Shape> rule = context.RuleShape(instruction);
   if (!rule.ok()) return rule.status();
   absl::StatusOr<const Computation*> computation =
       AsyncComputation(instruction);
@@ -172,7 +172,7 @@ absl::StatusOr<Literal> AsyncUpdateKernel(
 absl::StatusOr<Literal> AsyncDoneKernel(
     const Instruction& instruction, absl::Span<const Literal* const> operands,
     EvalContext& context) {
-  absl::StatusOr<Shape> rule = RuleShape(instruction);
+  absl::StatusOr<Shape> rule = context.RuleShape(instruction);
   if (!rule.ok()) return rule.status();
   absl::StatusOr<const Computation*> computation =
       AsyncComputation(instruction);

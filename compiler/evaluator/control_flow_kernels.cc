@@ -18,7 +18,7 @@ namespace {
 absl::StatusOr<Literal> WhileKernel(const Instruction& instruction,
                                     absl::Span<const Literal* const> operands,
                                     EvalContext& context) {
-  absl::StatusOr<Shape> rule = RuleShape(instruction);
+  absl::StatusOr<Shape> rule = context.RuleShape(instruction);
   if (!rule.ok()) return rule.status();
   absl::StatusOr<const Computation*> condition =
       CalledComputation(instruction, "condition");
@@ -82,7 +82,7 @@ absl::StatusOr<std::vector<const Computation*>> Branches(
 absl::StatusOr<Literal> ConditionalKernel(
     const Instruction& instruction, absl::Span<const Literal* const> operands,
     EvalContext& context) {
-  absl::StatusOr<Shape> rule = RuleShape(instruction);
+  absl::StatusOr<Shape> rule = context.RuleShape(instruction);
   if (!rule.ok()) return rule.status();
   absl::StatusOr<std::vector<const Computation*>> branches =
       Branches(instruction);
@@ -108,7 +108,7 @@ absl::StatusOr<Literal> ConditionalKernel(
 absl::StatusOr<Literal> CallComputation(
     const Instruction& instruction, absl::Span<const Literal* const> operands,
     EvalContext& context, absl::string_view attr) {
-  absl::StatusOr<Shape> rule = RuleShape(instruction);
+  absl::StatusOr<Shape> rule = context.RuleShape(instruction);
   if (!rule.ok()) return rule.status();
   absl::StatusOr<const Computation*> callee =
       CalledComputation(instruction, attr);
@@ -131,8 +131,8 @@ absl::StatusOr<Literal> FusionKernel(const Instruction& instruction,
 // opt-barrier, domain and add-dependency pass operand 0 through.
 absl::StatusOr<Literal> PassThroughKernel(
     const Instruction& instruction, absl::Span<const Literal* const> operands,
-    EvalContext&) {
-  absl::StatusOr<Shape> rule = RuleShape(instruction);
+    EvalContext& context) {
+  absl::StatusOr<Shape> rule = context.RuleShape(instruction);
   if (!rule.ok()) return rule.status();
   return *operands[0];
 }
@@ -141,7 +141,7 @@ absl::StatusOr<Literal> PassThroughKernel(
 absl::StatusOr<Literal> AfterAllKernel(const Instruction& instruction,
                                        absl::Span<const Literal* const>,
                                        EvalContext& context) {
-  absl::StatusOr<Shape> rule = RuleShape(instruction);
+  absl::StatusOr<Shape> rule = context.RuleShape(instruction);
   if (!rule.ok()) return rule.status();
   return context.NewLiteral(instruction, Shape::Token());
 }

@@ -211,7 +211,7 @@ absl::StatusOr<Literal> TypedConvolution(const Instruction& instruction,
 absl::StatusOr<Literal> ConvolutionKernel(
     const Instruction& instruction, absl::Span<const Literal* const> operands,
     EvalContext& context) {
-  absl::Status ok = CheckLinalgShapeRule(instruction);
+  absl::Status ok = CheckLinalgShapeRule(instruction, context);
   if (!ok.ok()) return ok;
   return DispatchByComputeType(instruction.shape().element_type(),
                                [&](auto tag) -> absl::StatusOr<Literal> {

@@ -9,7 +9,9 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
 #include "compiler/evaluator/kernel.h"
+#include "compiler/ops/shape_inference.h"
 
 namespace kiln {
 
@@ -57,6 +59,21 @@ EvalContext::EvalContext(const Module& module, const EvalOptions& options,
     : module_(module), options_(options), device_(device), hub_(hub) {
   state_.generator.seed(options.rng_seed);
   state_.rng_state = options.rng_seed;
+}
+
+absl::StatusOr<Shape> EvalContext::RuleShape(const Instruction& instruction) {
+  auto it = rule_shapes_.find(&instruction);
+  if (it != rule_shapes_.end()) return it->second;
+  absl::StatusOr<Shape> inferred = InferShape(instruction, ShapeForm::kClient);
+  if (!inferred.ok()) {
+    // The rule's message starts with the instruction's name, which
+    // KernelError adds again.
+    absl::string_view message = inferred.status().message();
+    absl::ConsumePrefix(&message, absl::StrCat(instruction.name(), ": "));
+    return KernelError(instruction, message);
+  }
+  rule_shapes_.emplace(&instruction, *inferred);
+  return inferred;
 }
 
 absl::StatusOr<Literal> EvalContext::NewLiteral(const Instruction& instruction,

@@ -69,6 +69,13 @@ class EvalContext {
   // sizes over EvalOptions::max_literal_bytes with an error naming it.
   absl::StatusOr<Literal> NewLiteral(const Instruction& instruction,
                                      const Shape& shape);
+  // The shape the op's rule gives `instruction` (InferShape, client form),
+  // or the rule's error as a KernelError. Inferred once per instruction and
+  // evaluation: kernels call it to trust their operands and attributes
+  // without re-running the rule on every execution (loop bodies,
+  // per-element combiners).
+  absl::StatusOr<Shape> RuleShape(const Instruction& instruction);
+
   // The same for the instruction's own shape.
   absl::StatusOr<Literal> NewResult(const Instruction& instruction) {
     return NewLiteral(instruction, instruction.shape());
@@ -99,6 +106,7 @@ class EvalContext {
   EvalState state_;
   int call_depth_ = 0;
   absl::flat_hash_map<const Computation*, std::unique_ptr<Plan>> plans_;
+  absl::flat_hash_map<const Instruction*, Shape> rule_shapes_;
 };
 
 // "file:line:col: error: <name>: <message>" (location left out when

@@ -116,7 +116,7 @@ std::vector<double> Normalize(const std::vector<double>& x,
 absl::StatusOr<Literal> BatchNormTrainingKernel(
     const Instruction& instruction, absl::Span<const Literal* const> operands,
     EvalContext& context) {
-  absl::Status ok = CheckLinalgShapeRule(instruction);
+  absl::Status ok = CheckLinalgShapeRule(instruction, context);
   if (!ok.ok()) return ok;
   const absl::StatusOr<double> epsilon_or = Epsilon(instruction);
   if (!epsilon_or.ok()) return epsilon_or.status();
@@ -135,7 +135,7 @@ absl::StatusOr<Literal> BatchNormTrainingKernel(
 absl::StatusOr<Literal> BatchNormInferenceKernel(
     const Instruction& instruction, absl::Span<const Literal* const> operands,
     EvalContext& context) {
-  absl::Status ok = CheckLinalgShapeRule(instruction);
+  absl::Status ok = CheckLinalgShapeRule(instruction, context);
   if (!ok.ok()) return ok;
   const absl::StatusOr<double> epsilon_or = Epsilon(instruction);
   if (!epsilon_or.ok()) return epsilon_or.status();
@@ -154,7 +154,7 @@ absl::StatusOr<Literal> BatchNormInferenceKernel(
 absl::StatusOr<Literal> BatchNormGradKernel(
     const Instruction& instruction, absl::Span<const Literal* const> operands,
     EvalContext& context) {
-  absl::Status ok = CheckLinalgShapeRule(instruction);
+  absl::Status ok = CheckLinalgShapeRule(instruction, context);
   if (!ok.ok()) return ok;
   const absl::StatusOr<double> epsilon_or = Epsilon(instruction);
   if (!epsilon_or.ok()) return epsilon_or.status();

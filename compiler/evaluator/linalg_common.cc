@@ -10,20 +10,15 @@
 namespace kiln {
 namespace eval {
 
-absl::Status CheckLinalgShapeRule(const Instruction& instruction) {
-  absl::StatusOr<Shape> inferred = InferShape(instruction, ShapeForm::kClient);
-  if (inferred.ok()) {
-    if (inferred->Compatible(instruction.shape())) return absl::OkStatus();
-    return KernelError(
-        instruction,
-        absl::StrCat("declared shape ", instruction.shape().ToString(false),
-                     " differs from the inferred ", inferred->ToString(false)));
-  }
-  // The rule's message starts with the instruction's name, which
-  // KernelError adds again.
-  absl::string_view message = inferred.status().message();
-  absl::ConsumePrefix(&message, absl::StrCat(instruction.name(), ": "));
-  return KernelError(instruction, message);
+absl::Status CheckLinalgShapeRule(const Instruction& instruction,
+                                  EvalContext& context) {
+  absl::StatusOr<Shape> inferred = context.RuleShape(instruction);
+  if (!inferred.ok()) return inferred.status();
+  if (inferred->Compatible(instruction.shape())) return absl::OkStatus();
+  return KernelError(
+      instruction,
+      absl::StrCat("declared shape ", instruction.shape().ToString(false),
+                   " differs from the inferred ", inferred->ToString(false)));
 }
 
 absl::Status CheckWorkBytes(const Instruction& instruction,

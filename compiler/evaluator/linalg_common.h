@@ -30,7 +30,8 @@ namespace eval {
 // Runs the op's client-form shape rule so that the kernel may trust its
 // operands and attributes, and checks that the declared shape is the
 // inferred one; the error names the instruction.
-absl::Status CheckLinalgShapeRule(const Instruction& instruction);
+absl::Status CheckLinalgShapeRule(const Instruction& instruction,
+                                  EvalContext& context);
 
 // Refuses work buffers of `elements` values of `element_bytes` each when
 // they exceed EvalOptions::max_literal_bytes (the cap kernels' results

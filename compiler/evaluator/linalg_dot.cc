@@ -67,7 +67,7 @@ absl::Status CheckArrayResult(const Instruction& instruction) {
 absl::StatusOr<Literal> DotKernel(const Instruction& instruction,
                                   absl::Span<const Literal* const> operands,
                                   EvalContext& context) {
-  absl::Status ok = CheckLinalgShapeRule(instruction);
+  absl::Status ok = CheckLinalgShapeRule(instruction, context);
   if (ok.ok()) ok = CheckArrayResult(instruction);
   if (!ok.ok()) return ok;
   if (instruction.attrs().Has("sparsity") || operands.size() != 2) {
@@ -145,7 +145,7 @@ absl::StatusOr<Literal> TypedScaledDot(
 absl::StatusOr<Literal> ScaledDotKernel(
     const Instruction& instruction, absl::Span<const Literal* const> operands,
     EvalContext& context) {
-  absl::Status ok = CheckLinalgShapeRule(instruction);
+  absl::Status ok = CheckLinalgShapeRule(instruction, context);
   if (ok.ok()) ok = CheckArrayResult(instruction);
   if (!ok.ok()) return ok;
   if (operands.size() != 4) {

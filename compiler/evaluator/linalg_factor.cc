@@ -199,7 +199,7 @@ absl::StatusOr<Literal> TypedTriangularSolve(const Instruction& instruction,
 absl::StatusOr<Literal> CholeskyKernel(
     const Instruction& instruction, absl::Span<const Literal* const> operands,
     EvalContext& context) {
-  absl::Status ok = CheckLinalgShapeRule(instruction);
+  absl::Status ok = CheckLinalgShapeRule(instruction, context);
   if (!ok.ok()) return ok;
   return DispatchByComputeType(
       operands[0]->element_type(), [&](auto tag) -> absl::StatusOr<Literal> {
@@ -211,7 +211,7 @@ absl::StatusOr<Literal> CholeskyKernel(
 absl::StatusOr<Literal> TriangularSolveKernel(
     const Instruction& instruction, absl::Span<const Literal* const> operands,
     EvalContext& context) {
-  absl::Status ok = CheckLinalgShapeRule(instruction);
+  absl::Status ok = CheckLinalgShapeRule(instruction, context);
   if (!ok.ok()) return ok;
   return DispatchByComputeType(
       operands[0]->element_type(), [&](auto tag) -> absl::StatusOr<Literal> {

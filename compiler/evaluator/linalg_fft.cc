@@ -115,7 +115,7 @@ std::vector<Complex> InverseRealInnermost(const std::vector<Complex>& data,
 absl::StatusOr<Literal> FftKernel(const Instruction& instruction,
                                   absl::Span<const Literal* const> operands,
                                   EvalContext& context) {
-  absl::Status ok = CheckLinalgShapeRule(instruction);
+  absl::Status ok = CheckLinalgShapeRule(instruction, context);
   if (!ok.ok()) return ok;
   const Literal& operand = *operands[0];
   const FftType type =

@@ -221,7 +221,7 @@ absl::StatusOr<Literal> RaggedBatch(const Instruction& instruction,
 absl::StatusOr<Literal> RaggedDotKernel(
     const Instruction& instruction, absl::Span<const Literal* const> operands,
     EvalContext& context) {
-  absl::Status ok = CheckLinalgShapeRule(instruction);
+  absl::Status ok = CheckLinalgShapeRule(instruction, context);
   if (!ok.ok()) return ok;
   if (!instruction.shape().IsArray()) {
     return KernelError(instruction, "declared shape is not an array");

@@ -18,15 +18,6 @@ namespace kiln {
 namespace eval {
 namespace {
 
-// Runs the op's shape rule so that the kernel may trust its operands.
-absl::Status CheckRule(const Instruction& instruction) {
-  absl::StatusOr<Shape> inferred = InferShape(instruction, ShapeForm::kClient);
-  if (inferred.ok()) return absl::OkStatus();
-  absl::string_view message = inferred.status().message();
-  absl::ConsumePrefix(&message, absl::StrCat(instruction.name(), ": "));
-  return KernelError(instruction, message);
-}
-
 absl::string_view EnumAttr(const Instruction& instruction,
                            absl::string_view name, absl::string_view fallback) {
   const EnumValue* value = instruction.attrs().Get<EnumValue>(name);
@@ -36,7 +27,8 @@ absl::string_view EnumAttr(const Instruction& instruction,
 absl::StatusOr<Literal> RngBitGeneratorKernel(
     const Instruction& instruction, absl::Span<const Literal* const> operands,
     EvalContext& context) {
-  if (absl::Status rule = CheckRule(instruction); !rule.ok()) return rule;
+  if (absl::Status rule = context.RuleShape(instruction).status(); !rule.ok())
+    return rule;
   const absl::string_view algorithm =
       EnumAttr(instruction, "algorithm", "rng_default");
   // rng_default is Philox, as on XLA's CPU and GPU backends.
@@ -136,7 +128,8 @@ void NormalFloats(T mu, T sigma, std::mt19937_64& generator, Literal& out) {
 absl::StatusOr<Literal> RngKernel(const Instruction& instruction,
                                   absl::Span<const Literal* const> operands,
                                   EvalContext& context) {
-  if (absl::Status rule = CheckRule(instruction); !rule.ok()) return rule;
+  if (absl::Status rule = context.RuleShape(instruction).status(); !rule.ok())
+    return rule;
   absl::StatusOr<Literal> result = context.NewResult(instruction);
   if (!result.ok()) return result;
   const bool normal =

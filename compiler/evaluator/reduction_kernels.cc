@@ -77,7 +77,7 @@ absl::Status GeneralReduce(const Instruction& instruction,
 absl::StatusOr<Literal> ReduceKernel(const Instruction& instruction,
                                      absl::Span<const Literal* const> operands,
                                      EvalContext& context) {
-  absl::StatusOr<Shape> rule = RuleShape(instruction);
+  absl::StatusOr<Shape> rule = context.RuleShape(instruction);
   if (!rule.ok()) return rule.status();
   absl::Status values = CheckReduceValues(instruction, operands);
   if (!values.ok()) return values;
@@ -122,7 +122,7 @@ absl::StatusOr<Literal> ReduceKernel(const Instruction& instruction,
 absl::StatusOr<Literal> MapKernel(const Instruction& instruction,
                                   absl::Span<const Literal* const> operands,
                                   EvalContext& context) {
-  absl::StatusOr<Shape> rule = RuleShape(instruction);
+  absl::StatusOr<Shape> rule = context.RuleShape(instruction);
   if (!rule.ok()) return rule.status();
   absl::StatusOr<const Computation*> computation =
       CalledComputation(instruction, "to_apply");

@@ -58,7 +58,7 @@ Shape WithoutDimension(const Shape& shape, int64_t dim) {
 absl::StatusOr<Literal> ScanKernel(const Instruction& instruction,
                                    absl::Span<const Literal* const> operands,
                                    EvalContext& context) {
-  absl::StatusOr<Shape> rule = RuleShape(instruction);
+  absl::StatusOr<Shape> rule = context.RuleShape(instruction);
   if (!rule.ok()) return rule.status();
   absl::StatusOr<const Computation*> body =
       CalledComputation(instruction, "to_apply");

@@ -79,7 +79,7 @@ absl::StatusOr<std::vector<uint64_t>> OrderKeys(const Instruction& instruction,
 absl::StatusOr<Literal> SortKernel(const Instruction& instruction,
                                    absl::Span<const Literal* const> operands,
                                    EvalContext& context) {
-  absl::StatusOr<Shape> rule = RuleShape(instruction);
+  absl::StatusOr<Shape> rule = context.RuleShape(instruction);
   if (!rule.ok()) return rule.status();
   absl::StatusOr<const Computation*> comparator =
       CalledComputation(instruction, "to_apply");
@@ -145,7 +145,7 @@ absl::StatusOr<Literal> SortKernel(const Instruction& instruction,
 absl::StatusOr<Literal> TopKKernel(const Instruction& instruction,
                                    absl::Span<const Literal* const> operands,
                                    EvalContext& context) {
-  absl::StatusOr<Shape> rule = RuleShape(instruction);
+  absl::StatusOr<Shape> rule = context.RuleShape(instruction);
   if (!rule.ok()) return rule.status();
   const Literal& operand = *operands[0];
   const int64_t k = *instruction.attrs().Get<int64_t>("k");

@@ -10,16 +10,6 @@
 namespace kiln {
 namespace eval {
 
-absl::StatusOr<Shape> RuleShape(const Instruction& instruction) {
-  absl::StatusOr<Shape> inferred = InferShape(instruction, ShapeForm::kClient);
-  if (inferred.ok()) return inferred;
-  // The rule's message starts with the instruction's name, which
-  // KernelError adds again.
-  absl::string_view message = inferred.status().message();
-  absl::ConsumePrefix(&message, absl::StrCat(instruction.name(), ": "));
-  return KernelError(instruction, message);
-}
-
 absl::StatusOr<const Computation*> CalledComputation(
     const Instruction& instruction, absl::string_view name) {
   Computation* const* computation = instruction.attrs().Get<Computation*>(name);

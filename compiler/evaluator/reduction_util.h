@@ -17,13 +17,6 @@
 namespace kiln {
 namespace eval {
 
-// Runs the op's shape rule (client form) on `instruction`, so that a kernel
-// may rely on its operands, attributes and called computations agreeing,
-// and returns the shape the rule infers (kernels build results from it, not
-// from the declared shape, which the driver checks afterwards). The rule's
-// error becomes a KernelError naming the instruction.
-absl::StatusOr<Shape> RuleShape(const Instruction& instruction);
-
 // The computation attribute `name`, or an error naming the instruction.
 absl::StatusOr<const Computation*> CalledComputation(
     const Instruction& instruction, absl::string_view name);

@@ -140,7 +140,7 @@ void FastReduceWindow(CombinerOp op, const WindowPlacement& placement,
 absl::StatusOr<Literal> ReduceWindowKernel(
     const Instruction& instruction, absl::Span<const Literal* const> operands,
     EvalContext& context) {
-  absl::StatusOr<Shape> rule = RuleShape(instruction);
+  absl::StatusOr<Shape> rule = context.RuleShape(instruction);
   if (!rule.ok()) return rule.status();
   absl::StatusOr<const Computation*> combiner =
       CalledComputation(instruction, "to_apply");
@@ -218,7 +218,7 @@ absl::StatusOr<Literal> ReduceWindowKernel(
 absl::StatusOr<Literal> SelectAndScatterKernel(
     const Instruction& instruction, absl::Span<const Literal* const> operands,
     EvalContext& context) {
-  absl::StatusOr<Shape> rule = RuleShape(instruction);
+  absl::StatusOr<Shape> rule = context.RuleShape(instruction);
   if (!rule.ok()) return rule.status();
   absl::StatusOr<const Computation*> select =
       CalledComputation(instruction, "select");
