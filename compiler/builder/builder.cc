@@ -207,6 +207,15 @@ absl::StatusOr<Computation*> XlaBuilder::ImportComputation(
   return entry;
 }
 
+Computation* XlaBuilder::Import(const XlaComputation& computation) {
+  absl::StatusOr<Computation*> imported = ImportComputation(computation);
+  if (!imported.ok()) {
+    ReportError(imported.status());
+    return nullptr;
+  }
+  return *imported;
+}
+
 absl::StatusOr<XlaComputation> XlaBuilder::Build() {
   if (!first_error_.ok()) return first_error_;
   if (last_ == nullptr) {

@@ -137,6 +137,9 @@ class XlaBuilder {
   // same XlaComputation are made once.
   absl::StatusOr<Computation*> ImportComputation(
       const XlaComputation& computation);
+  // ImportComputation for op functions: the copy, or null with the error
+  // recorded (as every op records its first error).
+  Computation* Import(const XlaComputation& computation);
 
   // Sets the verbatim backend_config of an op of this builder (the text
   // after "backend_config=", quotes or braces included).

@@ -43,18 +43,6 @@ XlaBuilder* CheckedBuilder(absl::Span<const XlaOp> operands,
   return builder;
 }
 
-// The imported reducer, or null after recording the error.
-Computation* ImportOrReport(XlaBuilder* builder,
-                            const XlaComputation& computation) {
-  absl::StatusOr<Computation*> imported =
-      builder->ImportComputation(computation);
-  if (!imported.ok()) {
-    builder->ReportError(imported.status());
-    return nullptr;
-  }
-  return *imported;
-}
-
 // shard_count is the size of each replica group (spec, AllGather). The IR
 // derives the group size from replica_groups, so the two must agree; an
 // empty list means every replica, which is one under the builder's default
@@ -234,7 +222,7 @@ XlaOp ShardedCollective(Opcode opcode, XlaOp operand,
     declared = LaidOutResult(opcode, *builder->GetShape(operand), args);
   }
   if (computation != nullptr) {
-    Computation* reducer = ImportOrReport(builder, *computation);
+    Computation* reducer = builder->Import(*computation);
     if (reducer == nullptr) return XlaOp();
     attrs.Set("to_apply", reducer);
   }
@@ -253,7 +241,7 @@ XlaOp AllReduce(XlaOp operand, const XlaComputation& computation,
   if (builder == nullptr) return XlaOp();
   const Shape shape = *builder->GetShape(operand);
   std::vector<XlaOp> arrays = ArraysOf(builder, operand, shape);
-  Computation* reducer = ImportOrReport(builder, computation);
+  Computation* reducer = builder->Import(computation);
   if (reducer == nullptr) return XlaOp();
   AttributeMap attrs =
       CollectiveAttrs(replica_groups, channel_id, use_global_device_ids);
@@ -280,7 +268,7 @@ XlaOp AllReduceTuple(absl::Span<const XlaOp> operands,
                      std::optional<bool> use_global_device_ids) {
   XlaBuilder* builder = CheckedBuilder(operands, "all-reduce");
   if (builder == nullptr) return XlaOp();
-  Computation* reducer = ImportOrReport(builder, computation);
+  Computation* reducer = builder->Import(computation);
   if (reducer == nullptr) return XlaOp();
   AttributeMap attrs =
       CollectiveAttrs(replica_groups, channel_id, use_global_device_ids);

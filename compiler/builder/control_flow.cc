@@ -12,17 +12,6 @@ namespace {
 constexpr absl::string_view kConditional =
     "operation_semantics.md, Conditional";
 
-// The builder's copy of `computation`, or null with the error recorded.
-Computation* Import(XlaBuilder* builder, const XlaComputation& computation) {
-  absl::StatusOr<Computation*> imported =
-      builder->ImportComputation(computation);
-  if (!imported.ok()) {
-    builder->ReportError(imported.status());
-    return nullptr;
-  }
-  return *imported;
-}
-
 bool IsPredScalar(XlaOp op) {
   return op.valid() && op.instruction()->shape().IsScalar() &&
          op.instruction()->shape().element_type() == ElementType::kPred;
@@ -39,8 +28,8 @@ XlaOp While(const XlaComputation& condition, const XlaComputation& body,
             XlaOp init) {
   XlaBuilder* builder = XlaBuilder::BuilderOf({init});
   if (builder == nullptr) return XlaOp();
-  Computation* condition_copy = Import(builder, condition);
-  Computation* body_copy = Import(builder, body);
+  Computation* condition_copy = builder->Import(condition);
+  Computation* body_copy = builder->Import(body);
   if (condition_copy == nullptr || body_copy == nullptr) return XlaOp();
   AttributeMap attrs;
   attrs.Set("condition", condition_copy);
@@ -54,8 +43,8 @@ XlaOp Conditional(XlaOp predicate, XlaOp true_operand,
   XlaBuilder* builder =
       XlaBuilder::BuilderOf({predicate, true_operand, false_operand});
   if (builder == nullptr) return XlaOp();
-  Computation* on_true = Import(builder, true_computation);
-  Computation* on_false = Import(builder, false_computation);
+  Computation* on_true = builder->Import(true_computation);
+  Computation* on_false = builder->Import(false_computation);
   if (on_true == nullptr || on_false == nullptr) return XlaOp();
   AttributeMap attrs;
   attrs.Set("true_computation", on_true);
@@ -92,7 +81,7 @@ XlaOp Conditional(XlaOp branch_index,
       return builder->ReportError(
           ConditionalError(absl::StrCat("branch computation ", i, " is null")));
     }
-    Computation* branch = Import(builder, *branch_computations[i]);
+    Computation* branch = builder->Import(*branch_computations[i]);
     if (branch == nullptr) return XlaOp();
     branches.push_back(branch);
   }
@@ -105,7 +94,7 @@ XlaOp Conditional(XlaOp branch_index,
 XlaOp Call(XlaBuilder* builder, const XlaComputation& computation,
            absl::Span<const XlaOp> operands) {
   if (builder == nullptr) return XlaOp();
-  Computation* to_apply = Import(builder, computation);
+  Computation* to_apply = builder->Import(computation);
   if (to_apply == nullptr) return XlaOp();
   AttributeMap attrs;
   attrs.Set("to_apply", to_apply);

@@ -87,12 +87,11 @@ XlaOp Scatter(absl::Span<const XlaOp> operands, XlaOp scatter_indices,
                      " updates (operation_semantics.md, Scatter)")));
   }
   if (!builder->CheckOperands(all, "scatter").ok()) return XlaOp();
-  absl::StatusOr<Computation*> to_apply =
-      builder->ImportComputation(update_computation);
-  if (!to_apply.ok()) return builder->ReportError(to_apply.status());
+  Computation* to_apply = builder->Import(update_computation);
+  if (to_apply == nullptr) return XlaOp();
   AttributeMap attrs =
       ScatterAttrs(dimension_numbers, indices_are_sorted, unique_indices);
-  attrs.Set("to_apply", *to_apply);
+  attrs.Set("to_apply", to_apply);
   return builder->AddInstruction(Opcode::kScatter, all, std::move(attrs));
 }
 

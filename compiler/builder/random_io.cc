@@ -334,10 +334,10 @@ XlaOp CustomCallWithComputation(XlaBuilder* builder,
                                 const XlaComputation& computation,
                                 const Shape& shape,
                                 const CustomCallOptions& options) {
-  absl::StatusOr<Computation*> called = builder->ImportComputation(computation);
-  if (!called.ok()) return builder->ReportError(called.status());
+  Computation* called = builder->Import(computation);
+  if (called == nullptr) return XlaOp();
   AttributeMap attrs = CustomCallAttrs(call_target_name, options);
-  attrs.Set("called_computations", ComputationList{*called});
+  attrs.Set("called_computations", ComputationList{called});
   return AddCustomCall(builder, operands, std::move(attrs), shape,
                        options.opaque);
 }

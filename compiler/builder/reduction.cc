@@ -26,17 +26,6 @@ absl::Status ArgumentError(absl::string_view op, absl::string_view what,
       absl::StrCat(op, ": ", what, " (", section, ")"));
 }
 
-// The builder's copy of `computation`, or null with the error recorded.
-Computation* Import(XlaBuilder* builder, const XlaComputation& computation) {
-  absl::StatusOr<Computation*> imported =
-      builder->ImportComputation(computation);
-  if (!imported.ok()) {
-    builder->ReportError(imported.status());
-    return nullptr;
-  }
-  return *imported;
-}
-
 // The dimensions of `op`, or nullopt (the error is reported by the op).
 std::optional<std::vector<int64_t>> DimensionsOf(XlaOp op) {
   if (!op.valid()) return std::nullopt;
@@ -137,7 +126,7 @@ XlaOp Reduce(XlaBuilder* builder, absl::Span<const XlaOp> operands,
   absl::Status counts = CheckOperandsAndInits("reduce", operands.size(),
                                               init_values.size(), kReduce);
   if (!counts.ok()) return builder->ReportError(counts);
-  Computation* to_apply = Import(builder, computation);
+  Computation* to_apply = builder->Import(computation);
   if (to_apply == nullptr) return XlaOp();
   AttributeMap attrs;
   attrs.Set("dimensions", Int64List(dimensions_to_reduce.begin(),
@@ -207,7 +196,7 @@ XlaOp ReduceWindowWithGeneralPadding(
       MakeWindow("reduce-window", kReduceWindow, window_dimensions,
                  window_strides, base_dilations, window_dilations, padding);
   if (!window.ok()) return builder->ReportError(window.status());
-  Computation* to_apply = Import(builder, computation);
+  Computation* to_apply = builder->Import(computation);
   if (to_apply == nullptr) return XlaOp();
   AttributeMap attrs;
   attrs.Set("window", *std::move(window));
@@ -239,8 +228,8 @@ XlaOp SelectAndScatterWithGeneralPadding(
       "select-and-scatter", kSelectAndScatter, window_dimensions,
       window_strides, /*base_dilations=*/{}, /*window_dilations=*/{}, padding);
   if (!window.ok()) return builder->ReportError(window.status());
-  Computation* select_copy = Import(builder, select);
-  Computation* scatter_copy = Import(builder, scatter);
+  Computation* select_copy = builder->Import(select);
+  Computation* scatter_copy = builder->Import(scatter);
   if (select_copy == nullptr || scatter_copy == nullptr) return XlaOp();
   AttributeMap attrs;
   attrs.Set("window", *std::move(window));
@@ -259,7 +248,7 @@ XlaOp Sort(absl::Span<const XlaOp> operands, const XlaComputation& comparator,
     std::optional<std::vector<int64_t>> dims = DimensionsOf(operands[0]);
     if (dims.has_value()) dimension = static_cast<int64_t>(dims->size()) - 1;
   }
-  Computation* to_apply = Import(builder, comparator);
+  Computation* to_apply = builder->Import(comparator);
   if (to_apply == nullptr) return XlaOp();
   AttributeMap attrs;
   attrs.Set("dimensions", Int64List{dimension});
@@ -296,7 +285,7 @@ XlaOp Map(XlaBuilder* builder, absl::Span<const XlaOp> operands,
       dims.push_back(d);
     }
   }
-  Computation* to_apply = Import(builder, computation);
+  Computation* to_apply = builder->Import(computation);
   if (to_apply == nullptr) return XlaOp();
   AttributeMap attrs;
   attrs.Set("dimensions", Int64List(std::move(dims)));
@@ -310,7 +299,7 @@ XlaOp Scan(absl::Span<const XlaOp> inputs, absl::Span<const XlaOp> inits,
   const std::vector<XlaOp> operands = Concat(inputs, inits);
   XlaBuilder* builder = XlaBuilder::BuilderOf(operands);
   if (builder == nullptr) return XlaOp();
-  Computation* body = Import(builder, to_apply);
+  Computation* body = builder->Import(to_apply);
   if (body == nullptr) return XlaOp();
   AttributeMap attrs;
   attrs.Set("dimensions", Int64List{scan_dimension});
