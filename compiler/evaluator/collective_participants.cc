@@ -6,25 +6,13 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/evaluator/collective_hub.h"
 #include "compiler/ir/attributes.h"
+#include "compiler/ops/collective_group_mode.h"
 
 namespace kiln {
 namespace eval {
 namespace {
 
-enum class GroupMode {
-  kCrossReplica,
-  kCrossPartition,
-  kCrossReplicaAndPartition,
-  kFlattenedId,
-};
-
-GroupMode ModeOf(const Instruction& instruction, bool has_flag) {
-  if (!instruction.attrs().Has("channel_id")) return GroupMode::kCrossReplica;
-  if (!has_flag) return GroupMode::kCrossPartition;
-  const bool* flag = instruction.attrs().Get<bool>("use_global_device_ids");
-  return flag != nullptr && *flag ? GroupMode::kFlattenedId
-                                  : GroupMode::kCrossReplicaAndPartition;
-}
+using GroupMode = CollectiveGroupMode;
 
 // How many ids the groups of `mode` draw from.
 int64_t IdCount(GroupMode mode, const DeviceGrid& grid) {
@@ -95,7 +83,7 @@ absl::StatusOr<std::optional<std::vector<int64_t>>> GroupDevices(
     // One device: every collective acts over a group of one.
     return std::optional<std::vector<int64_t>>(std::vector<int64_t>{0});
   }
-  const GroupMode mode = ModeOf(instruction, has_flag);
+  const GroupMode mode = CollectiveGroupModeOf(instruction, has_flag);
   const int64_t id_count = IdCount(mode, grid);
   const ReplicaGroups* attr =
       instruction.attrs().Get<ReplicaGroups>("replica_groups");

@@ -7,19 +7,14 @@
 #include "compiler/ir/attributes.h"
 #include "compiler/ir/computation.h"
 #include "compiler/ir/module.h"
+#include "compiler/ops/collective_group_mode.h"
 #include "compiler/ops/shape_rule_util.h"
 
 namespace kiln {
 namespace ops_internal {
 namespace {
 
-// XLA's CollectiveOpGroupMode.
-enum class GroupMode {
-  kCrossReplica,
-  kCrossPartition,
-  kCrossReplicaAndPartition,
-  kFlattenedId,
-};
+using GroupMode = CollectiveGroupMode;
 
 absl::StatusOr<GroupMode> ModeOf(const Instruction& instruction,
                                  const GroupOptions& options,
@@ -27,17 +22,12 @@ absl::StatusOr<GroupMode> ModeOf(const Instruction& instruction,
   const bool has_channel = instruction.attrs().Has("channel_id");
   const bool* global = instruction.attrs().Get<bool>("use_global_device_ids");
   const bool use_global = global != nullptr && *global;
-  if (!has_channel) {
-    if (use_global) {
-      return RuleError(instruction,
-                       "use_global_device_ids=true requires a channel_id",
-                       section);
-    }
-    return GroupMode::kCrossReplica;
+  if (!has_channel && use_global) {
+    return RuleError(instruction,
+                     "use_global_device_ids=true requires a channel_id",
+                     section);
   }
-  if (!options.has_global_device_ids) return GroupMode::kCrossPartition;
-  return use_global ? GroupMode::kFlattenedId
-                    : GroupMode::kCrossReplicaAndPartition;
+  return CollectiveGroupModeOf(instruction, options.has_global_device_ids);
 }
 
 // How many ids the groups may name in `mode`, overflow-checked.

@@ -1,0 +1,17 @@
+#include "compiler/ops/collective_group_mode.h"
+
+namespace kiln {
+
+CollectiveGroupMode CollectiveGroupModeOf(const Instruction& instruction,
+                                          bool has_global_device_ids) {
+  if (!instruction.attrs().Has("channel_id")) {
+    return CollectiveGroupMode::kCrossReplica;
+  }
+  if (!has_global_device_ids) return CollectiveGroupMode::kCrossPartition;
+  const bool* global = instruction.attrs().Get<bool>("use_global_device_ids");
+  return global != nullptr && *global
+             ? CollectiveGroupMode::kFlattenedId
+             : CollectiveGroupMode::kCrossReplicaAndPartition;
+}
+
+}  // namespace kiln
