@@ -74,20 +74,27 @@ const std::string& ModuleText() {
   return *text;
 }
 
-// Times parsing only: the module is destroyed with the clock paused.
-void BM_Parse(benchmark::State& state) {
-  const std::string& text = ModuleText();
+// Times parsing `text` with `options` only: the module is destroyed with
+// the clock paused. False (and the benchmark skipped) on a parse error.
+bool TimeParses(benchmark::State& state, const std::string& text,
+                const kiln::ParseOptions& options) {
   for (auto _ : state) {
-    auto module = kiln::ParseModule(text);
+    auto module = kiln::ParseModule(text, options);
     if (!module.ok()) {
       state.SkipWithError(std::string(module.status().message()).c_str());
-      return;
+      return false;
     }
     state.PauseTiming();
     module = nullptr;
     state.ResumeTiming();
   }
   state.SetBytesProcessed(state.iterations() * text.size());
+  return true;
+}
+
+void BM_Parse(benchmark::State& state) {
+  const std::string& text = ModuleText();
+  if (!TimeParses(state, text, kiln::ParseOptions())) return;
   state.counters["text_MB"] = text.size() / 1e6;
   state.counters["peak_mem_x_text"] =
       static_cast<double>(PeakHeapGrowthOfParse(text)) / text.size();
@@ -97,20 +104,9 @@ BENCHMARK(BM_Parse)->Unit(benchmark::kMillisecond)->MinTime(2);
 // The same without the parser's shape checks (ParseOptions::check_shapes),
 // so one run shows what checking every declared shape costs.
 void BM_ParseWithoutShapeChecks(benchmark::State& state) {
-  const std::string& text = ModuleText();
   kiln::ParseOptions options;
   options.check_shapes = false;
-  for (auto _ : state) {
-    auto module = kiln::ParseModule(text, options);
-    if (!module.ok()) {
-      state.SkipWithError(std::string(module.status().message()).c_str());
-      return;
-    }
-    state.PauseTiming();
-    module = nullptr;
-    state.ResumeTiming();
-  }
-  state.SetBytesProcessed(state.iterations() * text.size());
+  TimeParses(state, ModuleText(), options);
 }
 BENCHMARK(BM_ParseWithoutShapeChecks)
     ->Unit(benchmark::kMillisecond)
