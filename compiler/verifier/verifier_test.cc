@@ -11,29 +11,15 @@
 #include "compiler/ir/computation.h"
 #include "compiler/ir/module.h"
 #include "compiler/text/parser.h"
+#include "compiler/verifier/verifier_test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
 namespace kiln {
 namespace {
 
-std::unique_ptr<Module> Parse(const std::string& text) {
-  ParseOptions options;
-  options.filename = "test.hlo";
-  options.check_shapes = false;  // The verifier is under test.
-  absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(text, options);
-  EXPECT_TRUE(module.ok()) << module.status();
-  return module.ok() ? std::move(*module) : nullptr;
-}
-
-std::vector<std::string> Errors(const Module& module,
-                                VerifyOptions options = {}) {
-  std::vector<std::string> messages;
-  for (const absl::Status& error : VerifyModuleReport(module, options).errors) {
-    messages.emplace_back(error.message());
-  }
-  return messages;
-}
+using verifier_test::ParseForVerifier;
+using verifier_test::VerifierErrors;
 
 using ::testing::Contains;
 using ::testing::ElementsAre;
@@ -62,7 +48,7 @@ ENTRY %main (x: f32[4]) -> f32[4] {
 )";
 
 TEST(VerifierTest, GoodModuleVerifies) {
-  std::unique_ptr<Module> module = Parse(kGood);
+  std::unique_ptr<Module> module = ParseForVerifier(kGood);
   ASSERT_NE(module, nullptr);
   VerifyReport report = VerifyModuleReport(*module);
   EXPECT_TRUE(report.ok());
@@ -71,7 +57,7 @@ TEST(VerifierTest, GoodModuleVerifies) {
 }
 
 TEST(VerifierTest, DeclaredShapeMustMatchInferred) {
-  std::unique_ptr<Module> module = Parse(R"(HloModule bad
+  std::unique_ptr<Module> module = ParseForVerifier(R"(HloModule bad
 
 ENTRY %main (x: f32[4], y: f32[4]) -> f32[3] {
   %x = f32[4]{0} parameter(0)
@@ -80,7 +66,7 @@ ENTRY %main (x: f32[4], y: f32[4]) -> f32[3] {
 }
 )");
   ASSERT_NE(module, nullptr);
-  EXPECT_THAT(Errors(*module),
+  EXPECT_THAT(VerifierErrors(*module),
               ElementsAre("test.hlo:6:8: error: sum: declared shape f32[3] "
                           "does not match inferred shape f32[4] "
                           "(shape.inferred)"));
@@ -89,7 +75,7 @@ ENTRY %main (x: f32[4], y: f32[4]) -> f32[3] {
 }
 
 TEST(VerifierTest, InferenceErrorGetsLocation) {
-  std::unique_ptr<Module> module = Parse(R"(HloModule bad
+  std::unique_ptr<Module> module = ParseForVerifier(R"(HloModule bad
 
 ENTRY %main (x: f32[4], y: s32[4]) -> f32[4] {
   %x = f32[4]{0} parameter(0)
@@ -98,7 +84,7 @@ ENTRY %main (x: f32[4], y: s32[4]) -> f32[4] {
 }
 )");
   ASSERT_NE(module, nullptr);
-  std::vector<std::string> errors = Errors(*module);
+  std::vector<std::string> errors = VerifierErrors(*module);
   ASSERT_EQ(errors.size(), 1);
   // The message after the name is the shape rule's own (compiler/ops).
   EXPECT_EQ(errors[0].rfind("test.hlo:6:8: error: sum: ", 0), 0) << errors[0];
@@ -107,11 +93,11 @@ ENTRY %main (x: f32[4], y: s32[4]) -> f32[4] {
 }
 
 TEST(VerifierTest, LayoutMustBeValid) {
-  std::unique_ptr<Module> module = Parse(kGood);
+  std::unique_ptr<Module> module = ParseForVerifier(kGood);
   ASSERT_NE(module, nullptr);
   Instruction* sum = module->entry()->root();
   sum->mutable_shape()->set_layout(Layout({1}));
-  std::vector<std::string> errors = Errors(*module);
+  std::vector<std::string> errors = VerifierErrors(*module);
   ASSERT_EQ(errors.size(), 1);
   EXPECT_EQ(errors[0].rfind("test.hlo:6:8: error: sum: declared shape "
                             "f32[4]{1} is invalid: ",
@@ -131,12 +117,12 @@ ENTRY %main (x: f32[2,3], y: f32[3]) -> f32[2,3] {
 )";
 
 TEST(VerifierTest, StrictFormRejectsImplicitBroadcast) {
-  std::unique_ptr<Module> module = Parse(kImplicitBroadcast);
+  std::unique_ptr<Module> module = ParseForVerifier(kImplicitBroadcast);
   ASSERT_NE(module, nullptr);
   EXPECT_TRUE(VerifyModule(*module).ok()) << VerifyModule(*module);
   VerifyOptions strict;
   strict.form = ShapeForm::kStrict;
-  std::vector<std::string> errors = Errors(*module, strict);
+  std::vector<std::string> errors = VerifierErrors(*module, strict);
   ASSERT_EQ(errors.size(), 1);
   EXPECT_EQ(errors[0].rfind("test.hlo:6:8: error: sum: ", 0), 0) << errors[0];
   EXPECT_NE(errors[0].find("broadcast_dimensions"), std::string::npos)
@@ -144,82 +130,82 @@ TEST(VerifierTest, StrictFormRejectsImplicitBroadcast) {
 }
 
 TEST(VerifierTest, ComputationNeedsRoot) {
-  std::unique_ptr<Module> module = Parse(kGood);
+  std::unique_ptr<Module> module = ParseForVerifier(kGood);
   ASSERT_NE(module, nullptr);
   module->entry()->set_root(nullptr);
-  EXPECT_THAT(Errors(*module),
+  EXPECT_THAT(VerifierErrors(*module),
               ElementsAre("test.hlo:4:3: error: main: computation has no ROOT "
                           "(structure.root)"));
 }
 
 TEST(VerifierTest, RejectsCycles) {
-  std::unique_ptr<Module> module = Parse(kTwoComputations);
+  std::unique_ptr<Module> module = ParseForVerifier(kTwoComputations);
   ASSERT_NE(module, nullptr);
   Instruction* n1 = module->entry()->FindInstruction("n1");
   Instruction* call = module->entry()->root();
   n1->ReplaceOperandWith(0, call);
-  EXPECT_THAT(Errors(*module),
+  EXPECT_THAT(VerifierErrors(*module),
               ElementsAre("test.hlo:11:8: error: main: computation main has a "
                           "cycle through n1 (structure.acyclic)"));
 }
 
 TEST(VerifierTest, OperandsMustBeLocal) {
-  std::unique_ptr<Module> module = Parse(kTwoComputations);
+  std::unique_ptr<Module> module = ParseForVerifier(kTwoComputations);
   ASSERT_NE(module, nullptr);
   Instruction* n1 = module->entry()->FindInstruction("n1");
   Instruction* a = module->FindComputation("callee")->parameter(0);
   n1->ReplaceOperandWith(0, a);
-  EXPECT_THAT(Errors(*module),
+  EXPECT_THAT(VerifierErrors(*module),
               ElementsAre("test.hlo:10:3: error: n1: operand 0 (a) belongs to "
                           "another computation "
                           "(structure.operand_computation)"));
 }
 
 TEST(VerifierTest, ParameterNumbersOutOfRange) {
-  std::unique_ptr<Module> module = Parse(kGood);
+  std::unique_ptr<Module> module = ParseForVerifier(kGood);
   ASSERT_NE(module, nullptr);
   module->entry()->FindInstruction("y")->set_parameter_number(2);
-  EXPECT_THAT(Errors(*module),
+  EXPECT_THAT(VerifierErrors(*module),
               ElementsAre("test.hlo:5:3: error: y: parameter number 2 is out "
                           "of range [0, 2) (structure.parameter_numbers)"));
 }
 
 TEST(VerifierTest, ParameterNumbersDuplicate) {
-  std::unique_ptr<Module> module = Parse(kGood);
+  std::unique_ptr<Module> module = ParseForVerifier(kGood);
   ASSERT_NE(module, nullptr);
   module->entry()->FindInstruction("y")->set_parameter_number(0);
-  EXPECT_THAT(Errors(*module),
+  EXPECT_THAT(VerifierErrors(*module),
               ElementsAre("test.hlo:5:3: error: y: parameter number 0 is also "
                           "used by x (structure.parameter_numbers)"));
 }
 
 TEST(VerifierTest, EntryMustExist) {
-  std::unique_ptr<Module> module = Parse(kGood);
+  std::unique_ptr<Module> module = ParseForVerifier(kGood);
   ASSERT_NE(module, nullptr);
   module->set_entry(nullptr);
-  EXPECT_THAT(Errors(*module),
+  EXPECT_THAT(VerifierErrors(*module),
               ElementsAre("error: good: module has no entry computation "
                           "(structure.entry)"));
 }
 
 TEST(VerifierTest, CalledComputationsMustBeInModule) {
-  std::unique_ptr<Module> module = Parse(kTwoComputations);
+  std::unique_ptr<Module> module = ParseForVerifier(kTwoComputations);
   ASSERT_NE(module, nullptr);
   auto stray = std::make_unique<Computation>("stray");
   module->entry()->root()->RemapCalledComputations(
       [&](Computation*) { return stray.get(); });
-  EXPECT_THAT(Errors(*module),
+  EXPECT_THAT(VerifierErrors(*module),
               ElementsAre("test.hlo:11:8: error: c: calls computation stray, "
                           "which is not in the module "
                           "(structure.called_computation)"));
 }
 
 TEST(VerifierTest, RejectsRecursion) {
-  std::unique_ptr<Module> module = Parse(kTwoComputations);
+  std::unique_ptr<Module> module = ParseForVerifier(kTwoComputations);
   ASSERT_NE(module, nullptr);
   Computation* main = module->entry();
   main->root()->RemapCalledComputations([&](Computation*) { return main; });
-  std::vector<std::string> errors = Errors(*module);
+  std::vector<std::string> errors = VerifierErrors(*module);
   ASSERT_EQ(errors.size(), 1);
   EXPECT_EQ(errors[0],
             "error: calls: computation main calls itself recursively "
@@ -227,17 +213,17 @@ TEST(VerifierTest, RejectsRecursion) {
 }
 
 TEST(VerifierTest, InstructionNamesMustBeUnique) {
-  std::unique_ptr<Module> module = Parse(kTwoComputations);
+  std::unique_ptr<Module> module = ParseForVerifier(kTwoComputations);
   ASSERT_NE(module, nullptr);
   module->entry()->FindInstruction("n1")->set_name("neg");
-  EXPECT_THAT(Errors(*module),
+  EXPECT_THAT(VerifierErrors(*module),
               ElementsAre("test.hlo:10:3: error: neg: name is already used by "
                           "an instruction of computation callee "
                           "(structure.unique_names)"));
 }
 
 TEST(VerifierTest, EntryLayoutMustMatchEntry) {
-  std::unique_ptr<Module> module = Parse(kGood);
+  std::unique_ptr<Module> module = ParseForVerifier(kGood);
   ASSERT_NE(module, nullptr);
   ComputationLayout layout;
   layout.parameters = {Shape::Array(ElementType::kF32, {4}),
@@ -245,7 +231,7 @@ TEST(VerifierTest, EntryLayoutMustMatchEntry) {
   layout.result = Shape::Array(ElementType::kF32, {5});
   module->config().entry_computation_layout = layout;
   EXPECT_THAT(
-      Errors(*module),
+      VerifierErrors(*module),
       ElementsAre("error: good: entry_computation_layout parameter 1 is "
                   "s32[4] but the entry parameter is f32[4] "
                   "(config.entry_computation_layout)",
@@ -256,14 +242,14 @@ TEST(VerifierTest, EntryLayoutMustMatchEntry) {
   module->config().entry_computation_layout = layout;
   layout.result = Shape::Array(ElementType::kF32, {4});
   module->config().entry_computation_layout = layout;
-  EXPECT_THAT(Errors(*module),
+  EXPECT_THAT(VerifierErrors(*module),
               ElementsAre("error: good: entry_computation_layout has 1 "
                           "parameters but entry computation main has 2 "
                           "(config.entry_computation_layout)"));
 }
 
 TEST(VerifierTest, InputOutputAliasMustReferToRealBuffers) {
-  std::unique_ptr<Module> module = Parse(kGood);
+  std::unique_ptr<Module> module = ParseForVerifier(kGood);
   ASSERT_NE(module, nullptr);
   InputOutputAlias good;  // {}: (0, {})
   module->config().input_output_alias = {good};
@@ -276,7 +262,7 @@ TEST(VerifierTest, InputOutputAliasMustReferToRealBuffers) {
   bad_index.parameter_index = {1};
   module->config().input_output_alias = {bad_parameter, bad_output, bad_index};
   EXPECT_THAT(
-      Errors(*module),
+      VerifierErrors(*module),
       ElementsAre(
           "error: good: input_output_alias refers to parameter 7 but the "
           "entry has 2 (config.input_output_alias)",
@@ -287,7 +273,7 @@ TEST(VerifierTest, InputOutputAliasMustReferToRealBuffers) {
 }
 
 TEST(VerifierTest, AliasShapesMustBeCompatible) {
-  std::unique_ptr<Module> module = Parse(R"(HloModule alias
+  std::unique_ptr<Module> module = ParseForVerifier(R"(HloModule alias
 
 ENTRY %main (x: f32[4], y: s32[4]) -> (f32[4], s32[4]) {
   %x = f32[4]{0} parameter(0)
@@ -300,14 +286,14 @@ ENTRY %main (x: f32[4], y: s32[4]) -> (f32[4], s32[4]) {
   alias.output_index = {1};
   alias.parameter_number = 0;
   module->config().input_output_alias = {alias};
-  EXPECT_THAT(Errors(*module),
+  EXPECT_THAT(VerifierErrors(*module),
               ElementsAre("error: alias: input_output_alias output {1} is "
                           "s32[4] but parameter 0 at {} is f32[4] "
                           "(config.input_output_alias)"));
 }
 
 TEST(VerifierTest, AliasingIsOneToOne) {
-  std::unique_ptr<Module> module = Parse(R"(HloModule alias
+  std::unique_ptr<Module> module = ParseForVerifier(R"(HloModule alias
 
 ENTRY %main (x: f32[4], y: f32[4]) -> (f32[4], f32[4]) {
   %x = f32[4]{0} parameter(0)
@@ -331,7 +317,7 @@ ENTRY %main (x: f32[4], y: f32[4]) -> (f32[4], f32[4]) {
   module->config().input_output_alias = {first, same_output, same_input};
   module->config().buffer_donor = {donor};
   EXPECT_THAT(
-      Errors(*module),
+      VerifierErrors(*module),
       ElementsAre("error: alias: input_output_alias output {0} is aliased "
                   "twice (config.input_output_alias)",
                   "error: alias: input_output_alias aliases parameter 0 at {} "
@@ -341,7 +327,7 @@ ENTRY %main (x: f32[4], y: f32[4]) -> (f32[4], f32[4]) {
 }
 
 TEST(VerifierTest, TokensOnlyFeedSideEffectOps) {
-  std::unique_ptr<Module> module = Parse(R"(HloModule tokens
+  std::unique_ptr<Module> module = ParseForVerifier(R"(HloModule tokens
 
 ENTRY %main (x: f32[4]) -> (f32[4], token[]) {
   %x = f32[4]{0} parameter(0)
@@ -357,21 +343,21 @@ ENTRY %main (x: f32[4]) -> (f32[4], token[]) {
   neg->ReplaceOperandWith(0, module->entry()->FindInstruction("tok"));
   // The shape rule of negate may reject the token too; the token check
   // must in any case say what is wrong.
-  EXPECT_THAT(Errors(*module),
+  EXPECT_THAT(VerifierErrors(*module),
               Contains("test.hlo:7:3: error: neg: operand 0 (tok) is a token, "
                        "which negate cannot consume (token.usage)"));
 }
 
 TEST(VerifierTest, ReportsEveryError) {
-  std::unique_ptr<Module> module = Parse(kTwoComputations);
+  std::unique_ptr<Module> module = ParseForVerifier(kTwoComputations);
   ASSERT_NE(module, nullptr);
   module->entry()->FindInstruction("n1")->set_name("neg");
   module->FindComputation("callee")->set_root(nullptr);
-  EXPECT_EQ(Errors(*module).size(), 2);
+  EXPECT_EQ(VerifierErrors(*module).size(), 2);
 }
 
 TEST(VerifierTest, CountsInstructionsWithoutShapeRule) {
-  std::unique_ptr<Module> module = Parse(kTwoComputations);
+  std::unique_ptr<Module> module = ParseForVerifier(kTwoComputations);
   ASSERT_NE(module, nullptr);
   int64_t expected_without_rule = 0;
   for (const Computation* computation : module->computations()) {
