@@ -61,14 +61,9 @@ absl::Status GeneralReduce(const Instruction& instruction,
       }
       absl::StatusOr<Literal> result = caller.Call();
       if (!result.ok()) return result.status();
-      for (int k = 0; k < count; ++k) {
-        const Literal& value =
-            count == 1 ? *result : result->tuple_elements()[k];
-        absl::Status ok =
-            CheckScalarResult(instruction, value, outputs[k].element_type());
-        if (!ok.ok()) return ok;
-        CopyElement(value, 0, outputs[k], out, ElementBytes(value));
-      }
+      absl::Status stored =
+          StoreCombinerResult(instruction, *result, outputs, out);
+      if (!stored.ok()) return stored;
     }
     return absl::OkStatus();
   });

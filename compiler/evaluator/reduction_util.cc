@@ -25,6 +25,20 @@ int64_t ElementBytes(const Literal& literal) {
   return GetElementTypeInfo(literal.element_type()).storage_bytes;
 }
 
+absl::Status StoreCombinerResult(const Instruction& instruction,
+                                 const Literal& result,
+                                 std::vector<Literal>& outputs, int64_t index) {
+  const size_t count = outputs.size();
+  for (size_t k = 0; k < count; ++k) {
+    const Literal& value = count == 1 ? result : result.tuple_elements()[k];
+    absl::Status ok =
+        CheckScalarResult(instruction, value, outputs[k].element_type());
+    if (!ok.ok()) return ok;
+    CopyElement(value, 0, outputs[k], index, ElementBytes(value));
+  }
+  return absl::OkStatus();
+}
+
 void FillWithScalar(const Literal& scalar, Literal& array) {
   const int64_t bytes = ElementBytes(array);
   for (int64_t i = 0; i < array.element_count(); ++i) {

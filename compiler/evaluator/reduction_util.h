@@ -41,6 +41,13 @@ void FillWithScalar(const Literal& scalar, Literal& array);
 absl::Status CheckScalarResult(const Instruction& instruction,
                                const Literal& value, ElementType type);
 
+// Stores a variadic combiner's result (a scalar when `outputs` has one
+// element, else a tuple of scalars) at element `index` of each output,
+// checking each is a scalar of its output's type.
+absl::Status StoreCombinerResult(const Instruction& instruction,
+                                 const Literal& result,
+                                 std::vector<Literal>& outputs, int64_t index);
+
 // Calls a computation on scalars taken from elements of arrays. The
 // argument literals are allocated once and overwritten for each call.
 class ScalarCaller {

@@ -195,15 +195,7 @@ absl::StatusOr<Literal> ReduceWindowKernel(
         }
         absl::StatusOr<Literal> result = caller.Call();
         if (!result.ok()) return result.status();
-        for (int k = 0; k < count; ++k) {
-          const Literal& value =
-              count == 1 ? *result : result->tuple_elements()[k];
-          absl::Status ok =
-              CheckScalarResult(instruction, value, outputs[k].element_type());
-          if (!ok.ok()) return ok;
-          CopyElement(value, 0, outputs[k], out, ElementBytes(value));
-        }
-        return absl::OkStatus();
+        return StoreCombinerResult(instruction, *result, outputs, out);
       });
   if (!status.ok()) return status;
   if (count == 1) return std::move(outputs[0]);
