@@ -362,102 +362,21 @@ absl::StatusOr<bool> LegalizeComputation(Computation* computation) {
   return changed;
 }
 
-// --- Keeping the text order a valid definition order ---
-//
-// New instructions are appended to their computation, after their users,
-// but the text form needs every operand defined before its use. A
-// computation whose order broke is rebuilt in its stable post order (the
-// old order wherever that was valid) under the same names, and swapped in.
-
-bool InDefinitionOrder(const Computation& computation) {
-  absl::flat_hash_set<const Instruction*> defined;
-  for (const Instruction* instruction : computation.instructions()) {
-    for (const Instruction* operand : instruction->operands()) {
-      if (!defined.contains(operand)) return false;
-    }
-    for (const Instruction* pred : instruction->control_predecessors()) {
-      if (!defined.contains(pred)) return false;
-    }
-    defined.insert(instruction);
-  }
-  return true;
-}
-
-absl::StatusOr<std::unique_ptr<Computation>> RebuildInPostOrder(
-    const Computation& computation) {
-  absl::StatusOr<std::vector<Instruction*>> order = computation.PostOrder();
-  if (!order.ok()) return order.status();
-  auto rebuilt = std::make_unique<Computation>(computation.name());
-  rebuilt->set_execution_thread(computation.execution_thread());
-  absl::flat_hash_map<const Instruction*, Instruction*> map;
-  for (const Instruction* instruction : *order) {
-    std::vector<Instruction*> operands;
-    for (Instruction* operand : instruction->operands()) {
-      operands.push_back(map.at(operand));
-    }
-    map[instruction] =
-        rebuilt->AddInstruction(instruction->CloneWithNewOperands(
-            instruction->shape(), operands, instruction->name()));
-  }
-  for (const Instruction* instruction : *order) {
-    for (Instruction* successor : instruction->control_successors()) {
-      absl::Status status =
-          map.at(instruction)->AddControlDependencyTo(map.at(successor));
-      if (!status.ok()) return status;
-    }
-  }
-  if (computation.root() != nullptr) {
-    rebuilt->set_root(map.at(computation.root()));
-  }
-  return rebuilt;
-}
-
-absl::Status RestoreDefinitionOrder(Module& module,
-                                    const std::vector<Computation*>& changed) {
-  absl::flat_hash_map<Computation*, Computation*> replaced;
-  for (Computation* computation : changed) {
-    if (InDefinitionOrder(*computation)) continue;
-    absl::StatusOr<std::unique_ptr<Computation>> rebuilt =
-        RebuildInPostOrder(*computation);
-    if (!rebuilt.ok()) return rebuilt.status();
-    // The rebuilt copy takes over the instruction names.
-    for (const Instruction* instruction : computation->instructions()) {
-      module.ReleaseName(instruction->name());
-    }
-    replaced[computation] = module.AddComputation(*std::move(rebuilt));
-  }
-  if (replaced.empty()) return absl::OkStatus();
-  auto remap = [&replaced](Computation* callee) {
-    auto it = replaced.find(callee);
-    return it == replaced.end() ? callee : it->second;
-  };
-  for (Computation* computation : module.computations()) {
-    for (Instruction* instruction : computation->instructions()) {
-      instruction->RemapCalledComputations(remap);
-    }
-  }
-  if (module.entry() != nullptr) module.set_entry(remap(module.entry()));
-  for (auto& [old_computation, new_computation] : replaced) {
-    std::string name = old_computation->name();
-    absl::Status removed = module.RemoveComputation(old_computation);
-    if (!removed.ok()) return removed;
-    new_computation->set_name(std::move(name));
-  }
-  return absl::OkStatus();
-}
-
 }  // namespace
 
 absl::StatusOr<bool> BroadcastLegalizationPass::Run(Module& module) {
-  std::vector<Computation*> changed;
+  bool changed = false;
   for (Computation* computation : module.computations()) {
     absl::StatusOr<bool> legalized = LegalizeComputation(computation);
     if (!legalized.ok()) return legalized.status();
-    if (*legalized) changed.push_back(computation);
+    if (!*legalized) continue;
+    changed = true;
+    // New instructions were appended after their users; the text form
+    // needs every operand defined before its use.
+    absl::Status ordered = computation->RestoreDefinitionOrder();
+    if (!ordered.ok()) return ordered;
   }
-  absl::Status ordered = RestoreDefinitionOrder(module, changed);
-  if (!ordered.ok()) return ordered;
-  return !changed.empty();
+  return changed;
 }
 
 KILN_REGISTER_PASS(BroadcastLegalizationPass);

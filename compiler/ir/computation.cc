@@ -147,6 +147,43 @@ Instruction* Computation::AddInstruction(
   return raw;
 }
 
+Instruction* Computation::AddInstructionBefore(
+    std::unique_ptr<Instruction> instruction, const Instruction* before) {
+  Instruction* raw = AddInstruction(std::move(instruction));
+  auto target = position_.find(before);
+  if (target == position_.end()) return raw;  // Not ours: stays at the end.
+  auto current = position_.at(raw);
+  order_.splice(target->second, order_, current);
+  return raw;
+}
+
+bool Computation::IsInDefinitionOrder() const {
+  absl::flat_hash_set<const Instruction*> defined;
+  defined.reserve(order_.size());
+  for (const auto& instruction : order_) {
+    for (const Instruction* operand : instruction->operands()) {
+      if (operand->parent() == this && !defined.contains(operand)) return false;
+    }
+    for (const Instruction* pred : instruction->control_predecessors()) {
+      if (pred->parent() == this && !defined.contains(pred)) return false;
+    }
+    defined.insert(instruction.get());
+  }
+  return true;
+}
+
+absl::Status Computation::RestoreDefinitionOrder() {
+  if (IsInDefinitionOrder()) return absl::OkStatus();
+  absl::StatusOr<std::vector<Instruction*>> order = PostOrder();
+  if (!order.ok()) return order.status();
+  // std::list::splice moves nodes without invalidating iterators, so
+  // position_ stays valid while each instruction is moved to the end.
+  for (Instruction* instruction : *order) {
+    order_.splice(order_.end(), order_, position_.at(instruction));
+  }
+  return absl::OkStatus();
+}
+
 Instruction* Computation::AddParameter(std::unique_ptr<Instruction> parameter) {
   if (parameter->parameter_number() < 0) {
     parameter->set_parameter_number(static_cast<int64_t>(parameters_.size()));

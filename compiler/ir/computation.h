@@ -52,6 +52,11 @@ class Computation {
   // Takes ownership; sets parent; makes the name unique within the module
   // (or the computation when it has no module yet) by appending ".N".
   Instruction* AddInstruction(std::unique_ptr<Instruction> instruction);
+  // As AddInstruction, but placed just before `before` (an instruction of
+  // this computation) in the stable order, so that a pass can add an
+  // operand of `before` and keep the text in definition order.
+  Instruction* AddInstructionBefore(std::unique_ptr<Instruction> instruction,
+                                    const Instruction* before);
   // Parameters must be added in order 0..n-1 or via AddParameter.
   Instruction* AddParameter(std::unique_ptr<Instruction> parameter);
 
@@ -68,6 +73,13 @@ class Computation {
   // Operands before users, control predecessors before successors; ties
   // broken by the stable order. Error if there is a cycle.
   absl::StatusOr<std::vector<Instruction*>> PostOrder() const;
+  // True when every operand and control predecessor comes before its user
+  // in the stable order (what the text format needs).
+  bool IsInDefinitionOrder() const;
+  // Reorders the stable order in place into PostOrder() (which keeps the
+  // old order wherever it was valid). Pointers and names are unchanged.
+  // A no-op when IsInDefinitionOrder(); an error if there is a cycle.
+  absl::Status RestoreDefinitionOrder();
 
   // Replaces `old_instruction` by `new_instruction` (already added): all
   // uses, control deps and ROOT move over, then `old_instruction` is removed.

@@ -331,5 +331,42 @@ TEST_F(ComputationTest, IsFusionComputationNeedsAModule) {
   EXPECT_FALSE(comp_.is_fusion_computation());
 }
 
+TEST_F(ComputationTest, AddInstructionBeforeKeepsDefinitionOrder) {
+  Instruction* p0 = Param(0, "p0");
+  Instruction* neg = Op(Opcode::kNegate, {p0}, "neg");
+  auto abs = std::make_unique<Instruction>(Opcode::kAbs, F32x2(), "abs");
+  abs->AppendOperand(p0);
+  Instruction* added = comp_.AddInstructionBefore(std::move(abs), neg);
+  neg->ReplaceOperandWith(0, added);
+  EXPECT_EQ(Names(comp_.instructions()),
+            (std::vector<std::string>{"p0", "abs", "neg"}));
+  EXPECT_TRUE(comp_.IsInDefinitionOrder());
+  ExpectUseDefConsistent(comp_);
+}
+
+TEST_F(ComputationTest, RestoreDefinitionOrderMovesLateOperandsUp) {
+  Instruction* p0 = Param(0, "p0");
+  Instruction* neg = Op(Opcode::kNegate, {p0}, "neg");
+  Instruction* exp = Op(Opcode::kExp, {neg}, "exp");
+  Instruction* late = Op(Opcode::kAbs, {p0}, "late");  // Appended last.
+  neg->ReplaceOperandWith(0, late);
+  comp_.set_root(exp);
+  EXPECT_FALSE(comp_.IsInDefinitionOrder());
+  ASSERT_TRUE(comp_.RestoreDefinitionOrder().ok());
+  EXPECT_TRUE(comp_.IsInDefinitionOrder());
+  EXPECT_EQ(Names(comp_.instructions()),
+            (std::vector<std::string>{"p0", "late", "neg", "exp"}));
+  EXPECT_EQ(comp_.FindInstruction("late"), late);  // Same objects.
+  ExpectUseDefConsistent(comp_);
+}
+
+TEST_F(ComputationTest, RestoreDefinitionOrderReportsCycles) {
+  Instruction* p0 = Param(0, "p0");
+  Instruction* a = Op(Opcode::kNegate, {p0}, "a");
+  Instruction* b = Op(Opcode::kAbs, {a}, "b");
+  a->ReplaceOperandWith(0, b);
+  EXPECT_FALSE(comp_.RestoreDefinitionOrder().ok());
+}
+
 }  // namespace
 }  // namespace kiln
