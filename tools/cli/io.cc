@@ -6,8 +6,15 @@
 
 #include "absl/flags/flag.h"
 #include "absl/status/status.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 
+ABSL_FLAG(bool, split_input_file, false,
+          "opt, verify: treat each part of the input between '// -----' "
+          "lines as its own module; print the results separated by "
+          "'// -----'");
 ABSL_FLAG(bool, allow_elided_constants, false,
           "read constants printed as {...} (values left out) as zeros "
           "instead of refusing them");
@@ -30,7 +37,32 @@ absl::StatusOr<std::string> ReadStream(std::FILE* stream,
   return text;
 }
 
+// True for a `// -----` line: "//", then only five or more '-'.
+bool IsSplitMarker(absl::string_view line) {
+  line = absl::StripAsciiWhitespace(line);
+  if (!absl::ConsumePrefix(&line, "//")) return false;
+  line = absl::StripLeadingAsciiWhitespace(line);
+  return line.size() >= 5 && line.find_first_not_of('-') == line.npos;
+}
+
 }  // namespace
+
+std::vector<std::string> SplitInputFile(const std::string& text) {
+  std::vector<std::string> parts;
+  std::string current;
+  size_t line_number = 0;
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
+    if (IsSplitMarker(line)) {
+      parts.push_back(std::move(current));
+      current = std::string(line_number + 1, '\n');
+    } else {
+      absl::StrAppend(&current, line, "\n");
+    }
+    ++line_number;
+  }
+  parts.push_back(std::move(current));
+  return parts;
+}
 
 std::string DisplayName(const std::string& path) {
   return path == "-" ? "<stdin>" : path;

@@ -3,10 +3,14 @@
 #define KILN_TOOLS_CLI_IO_H_
 
 #include <string>
+#include <vector>
 
+#include "absl/flags/declare.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "compiler/text/parser.h"
+
+ABSL_DECLARE_FLAG(bool, split_input_file);
 
 namespace kiln::cli {
 
@@ -19,6 +23,12 @@ std::string DisplayName(const std::string& path);
 // Parse options for an input shown as `display_name`, honouring the flags
 // every subcommand that reads HLO shares (--allow_elided_constants).
 ParseOptions InputParseOptions(const std::string& display_name);
+
+// The parts of `text` between `// -----` lines (MLIR's --split-input-file
+// marker), for the subcommands' --split-input-file flag. Each part is
+// preceded by as many newlines as lines came before it, so that error
+// locations still point into the original file.
+std::vector<std::string> SplitInputFile(const std::string& text);
 
 // Writes `text` to standard output as is.
 void WriteStdout(absl::string_view text);

@@ -121,12 +121,13 @@ absl::StatusOr<PipelineOptions> OptionsFromFlags(const Module& module) {
   return options;
 }
 
-// Parses, runs the pipeline and prints; errors are reported by the caller.
-absl::Status OptimizeFile(const std::string& path, std::string* result) {
-  absl::StatusOr<std::string> text = ReadInput(path);
-  if (!text.ok()) return text.status();
+// Parses `text`, runs the pipeline and prints; errors are reported by the
+// caller.
+absl::Status OptimizeText(const std::string& text,
+                          const std::string& display_name,
+                          std::string* result) {
   absl::StatusOr<std::unique_ptr<Module>> module =
-      ParseModule(*text, InputParseOptions(DisplayName(path)));
+      ParseModule(text, InputParseOptions(display_name));
   if (!module.ok()) return module.status();
   absl::StatusOr<std::unique_ptr<PassPipeline>> pipeline = SelectedPipeline();
   if (!pipeline.ok()) return pipeline.status();
@@ -143,6 +144,27 @@ absl::Status OptimizeFile(const std::string& path, std::string* result) {
   return absl::OkStatus();
 }
 
+// Runs every part of a split file; prints each result or error and goes on.
+int OptimizeSplitFile(const std::string& path, const std::string& text) {
+  bool failed = false;
+  std::string output;
+  std::vector<std::string> parts = SplitInputFile(text);
+  for (size_t i = 0; i < parts.size(); ++i) {
+    std::string result;
+    absl::Status status = OptimizeText(parts[i], DisplayName(path), &result);
+    if (!status.ok()) {
+      failed = true;
+      WriteStderr(
+          absl::StrCat(DisplayName(path), ": error: ", status.message()));
+      result = "// (error: see stderr)\n";
+    }
+    if (i > 0) output.append("// -----\n");
+    output.append(result);
+  }
+  WriteStdout(output);
+  return failed ? kExitFailure : kExitOk;
+}
+
 int RunOpt(const std::vector<std::string>& args) {
   if (absl::GetFlag(FLAGS_list_passes)) return ListPasses();
   if (args.size() != 1) {
@@ -154,8 +176,17 @@ int RunOpt(const std::vector<std::string>& args) {
     WriteStderr("kiln opt: --passes and --pipeline are mutually exclusive");
     return kExitUsage;
   }
+  absl::StatusOr<std::string> text = ReadInput(args[0]);
+  if (!text.ok()) {
+    WriteStderr(absl::StrCat(DisplayName(args[0]),
+                             ": error: ", text.status().message()));
+    return kExitFailure;
+  }
+  if (absl::GetFlag(FLAGS_split_input_file)) {
+    return OptimizeSplitFile(args[0], *text);
+  }
   std::string result;
-  absl::Status status = OptimizeFile(args[0], &result);
+  absl::Status status = OptimizeText(*text, DisplayName(args[0]), &result);
   if (!status.ok()) {
     WriteStderr(
         absl::StrCat(DisplayName(args[0]), ": error: ", status.message()));
@@ -171,7 +202,8 @@ KILN_REGISTER_COMMAND(
     opt, "run passes or a pipeline over an HLO module",
     "usage: kiln opt [--passes=a,b,c | --pipeline=NAME] [--verify-each]\n"
     "                [--check-semantics[=N]] [--time-passes]\n"
-    "                [--dump-dir=DIR] [--dump-pass-re=RE] FILE\n"
+    "                [--dump-dir=DIR] [--dump-pass-re=RE]\n"
+    "                [--split-input-file] FILE\n"
     "       kiln opt --list-passes\n"
     "\n"
     "Parses FILE (- is standard input), runs the passes named by --passes\n"
@@ -183,7 +215,9 @@ KILN_REGISTER_COMMAND(
     "every pass and names the first pass that changes a result;\n"
     "--time-passes prints wall time and change counts per pass on stderr;\n"
     "--dump-dir writes the module and a unified diff after every pass whose\n"
-    "name matches --dump-pass-re. See docs/passes.md.\n",
+    "name matches --dump-pass-re. --split-input-file treats each part of\n"
+    "FILE between '// -----' lines as its own module (for FileCheck tests).\n"
+    "See docs/passes.md.\n",
     RunOpt);
 
 }  // namespace kiln::cli

@@ -24,19 +24,15 @@ struct Totals {
   int64_t without_rule = 0;
 };
 
-// Verifies one file, printing its errors; returns whether it verified.
-bool VerifyOne(const std::string& path, const VerifyOptions& options,
-               Totals* totals) {
-  absl::StatusOr<std::string> text = ReadInput(path);
-  if (!text.ok()) {
-    WriteStderr(text.status().message());
-    return false;
-  }
+// Verifies the module `text` read from `path`, printing its errors; returns
+// whether it verified.
+bool VerifyText(const std::string& path, const std::string& text,
+                const VerifyOptions& options, Totals* totals) {
   ParseOptions parse_options = InputParseOptions(DisplayName(path));
   // The verifier reports every shape error, not just the first.
   parse_options.check_shapes = false;
   absl::StatusOr<std::unique_ptr<Module>> module =
-      ParseModule(*text, parse_options);
+      ParseModule(text, parse_options);
   if (!module.ok()) {
     WriteStderr(module.status().message());
     return false;
@@ -48,6 +44,30 @@ bool VerifyOne(const std::string& path, const VerifyOptions& options,
   totals->checked += report.instructions_checked;
   totals->without_rule += report.without_shape_rule;
   return report.ok();
+}
+
+// Verifies one file (each part of it under --split-input-file, printing
+// "ok" or "error" per part separated by `// -----`); returns whether
+// everything verified.
+bool VerifyOne(const std::string& path, const VerifyOptions& options,
+               Totals* totals) {
+  absl::StatusOr<std::string> text = ReadInput(path);
+  if (!text.ok()) {
+    WriteStderr(text.status().message());
+    return false;
+  }
+  if (!absl::GetFlag(FLAGS_split_input_file)) {
+    return VerifyText(path, *text, options, totals);
+  }
+  bool all_ok = true;
+  std::vector<std::string> parts = SplitInputFile(*text);
+  for (size_t i = 0; i < parts.size(); ++i) {
+    bool ok = VerifyText(path, parts[i], options, totals);
+    all_ok &= ok;
+    WriteStdout(
+        absl::StrCat(i > 0 ? "// -----\n" : "", ok ? "ok" : "error", "\n"));
+  }
+  return all_ok;
 }
 
 int RunVerify(const std::vector<std::string>& args) {
@@ -63,7 +83,7 @@ int RunVerify(const std::vector<std::string>& args) {
     all_ok &= VerifyOne(path, options, &totals);
   }
   if (!all_ok) return kExitFailure;
-  WriteStdout("ok\n");
+  if (!absl::GetFlag(FLAGS_split_input_file)) WriteStdout("ok\n");
   WriteStderr(absl::StrCat(totals.checked, " instructions checked, ",
                            totals.without_rule, " without a shape rule yet"));
   return kExitOk;
@@ -73,7 +93,7 @@ int RunVerify(const std::vector<std::string>& args) {
 
 KILN_REGISTER_COMMAND(
     verify, "check that HLO modules are well formed",
-    "usage: kiln verify [--strict] FILE...\n"
+    "usage: kiln verify [--strict] [--split-input-file] FILE...\n"
     "\n"
     "Parses each FILE (- is standard input) as XLA HLO text and verifies it:\n"
     "every computation has a ROOT and no cycle, operands are local,\n"
@@ -85,7 +105,9 @@ KILN_REGISTER_COMMAND(
     "many have no shape rule yet), or every error on stderr as\n"
     "FILE:LINE:COL: error: NAME: MESSAGE (RULE) with exit status 1.\n"
     "With --strict, shapes are checked in strict HLO form: implicit\n"
-    "broadcasting through broadcast_dimensions is an error.\n",
+    "broadcasting through broadcast_dimensions is an error.\n"
+    "With --split-input-file, each part of a FILE between '// -----' lines\n"
+    "is its own module and gets its own ok or error line.\n",
     RunVerify);
 
 }  // namespace kiln::cli
