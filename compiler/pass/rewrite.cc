@@ -27,7 +27,10 @@ absl::StatusOr<bool> RewriteContext::Replace(Instruction* old_instruction,
 
 absl::StatusOr<bool> RewriteContext::ReplaceWithNew(
     Instruction* old_instruction, std::unique_ptr<Instruction> replacement) {
-  Instruction* added = Add(old_instruction->parent(), std::move(replacement));
+  // Placed where the old instruction was, so the text stays in definition
+  // order without a reordering.
+  Instruction* added = old_instruction->parent()->AddInstructionBefore(
+      std::move(replacement), old_instruction);
   return Replace(old_instruction, added);
 }
 
@@ -69,15 +72,19 @@ absl::Status SweepComputation(Computation* computation,
                               const std::string** last_fired) {
   absl::StatusOr<std::vector<Instruction*>> order = computation->PostOrder();
   if (!order.ok()) return order.status();
+  const std::string* fired_here = nullptr;
   for (Instruction* instruction : *order) {
     // A freed pointer may come back for a new instruction; skipping it
     // then is harmless, the next sweep visits it.
     if (context.IsRemoved(instruction)) continue;
     absl::Status status =
-        RewriteOne(instruction, rewrites, context, last_fired);
+        RewriteOne(instruction, rewrites, context, &fired_here);
     if (!status.ok()) return status;
   }
-  return absl::OkStatus();
+  if (fired_here == nullptr) return absl::OkStatus();
+  *last_fired = fired_here;
+  // Rewrites may have appended operands after their users (Add).
+  return computation->RestoreDefinitionOrder();
 }
 
 }  // namespace

@@ -37,7 +37,8 @@ namespace kiln {
 // and changing operands may use the IR directly.
 class RewriteContext {
  public:
-  // Adds `instruction` to `computation` (Computation::AddInstruction).
+  // Adds `instruction` to `computation` (Computation::AddInstruction: at
+  // the end; the driver restores definition order after each sweep).
   Instruction* Add(Computation* computation,
                    std::unique_ptr<Instruction> instruction);
   // Moves every use (and ROOT, control dependencies) of `old_instruction`
@@ -46,8 +47,8 @@ class RewriteContext {
   // true, so a rewrite can `return context.Replace(a, b);`.
   absl::StatusOr<bool> Replace(Instruction* old_instruction,
                                Instruction* replacement);
-  // Adds `replacement` to the computation of `old_instruction`, then
-  // Replace()s.
+  // Adds `replacement` to the computation of `old_instruction`, just
+  // before it in the text order, then Replace()s.
   absl::StatusOr<bool> ReplaceWithNew(Instruction* old_instruction,
                                       std::unique_ptr<Instruction> replacement);
   // Removes an instruction without users (Computation::RemoveInstruction).
@@ -81,7 +82,9 @@ struct RewriteOptions {
 
 // Sweeps every computation in post order, trying the rewrites in list
 // order on each live instruction (the first that fires wins for that
-// instruction), until a sweep fires none. Returns whether any fired.
+// instruction), until a sweep fires none. After a sweep that changed a
+// computation, its text order is made a definition order again
+// (Computation::RestoreDefinitionOrder). Returns whether any fired.
 absl::StatusOr<bool> ApplyRewrites(Module& module,
                                    absl::Span<const Rewrite> rewrites,
                                    const RewriteOptions& options = {});
