@@ -1,0 +1,310 @@
+#include "passes/cse.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/hash/hash.h"
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "compiler/ir/computation.h"
+#include "compiler/ir/element_type.h"
+#include "compiler/ir/instruction.h"
+#include "compiler/ir/literal.h"
+#include "compiler/ir/opcode.h"
+#include "compiler/ir/shape.h"
+#include "passes/dce.h"
+
+namespace kiln {
+namespace {
+
+// --- Hashing. Equal instructions (as compared below) must hash equally;
+// unequal ones should rarely collide so that buckets stay small. ---
+
+size_t Mix(size_t seed, size_t value) {
+  return (seed ^ value) * 0x9E3779B97F4A7C15ull + (seed >> 29);
+}
+
+template <typename T>
+size_t HashOf(const T& value) {
+  return absl::Hash<T>{}(value);
+}
+
+size_t HashShape(const Shape& shape) {
+  size_t h = HashOf(static_cast<int>(shape.element_type()));
+  for (int64_t d : shape.dimensions()) h = Mix(h, HashOf(d));
+  for (const Shape& element : shape.tuple_shapes()) {
+    h = Mix(h, HashShape(element));
+  }
+  return h;
+}
+
+size_t HashLiteral(const Literal& literal) {
+  size_t h = HashShape(literal.shape());
+  // Padding past a dynamic size does not take part in equality.
+  if (literal.has_dynamic_sizes()) return h;
+  if (literal.shape().IsArray()) {
+    absl::Span<const uint8_t> data = literal.data();
+    return Mix(h,
+               absl::Hash<absl::string_view>{}(absl::string_view(
+                   reinterpret_cast<const char*>(data.data()), data.size())));
+  }
+  for (const Literal& element : literal.tuple_elements()) {
+    h = Mix(h, HashLiteral(element));
+  }
+  return h;
+}
+
+// Hash of one attribute value. Kinds with an elaborate structure hash to
+// their kind alone (rare, and equality still decides).
+struct AttrHasher {
+  size_t operator()(bool v) const { return HashOf(v); }
+  size_t operator()(int64_t v) const { return HashOf(v); }
+  // AttrValue equality is ==, under which 0.0 == -0.0.
+  size_t operator()(double v) const { return v == 0 ? 0 : HashOf(v); }
+  size_t operator()(const std::string& v) const { return HashOf(v); }
+  size_t operator()(const Int64List& v) const { return HashOf(v); }
+  size_t operator()(const Int64ListList& v) const { return HashOf(v); }
+  size_t operator()(const SliceRanges& v) const {
+    size_t h = 0;
+    for (const SliceRange& r : v.ranges) {
+      h = Mix(Mix(Mix(h, HashOf(r.start)), HashOf(r.limit)), HashOf(r.stride));
+    }
+    return h;
+  }
+  size_t operator()(const Window& v) const {
+    size_t h = 0;
+    for (const WindowDimension& d : v.dimensions) {
+      h = Mix(h, HashOf(std::make_tuple(d.size, d.stride, d.padding_low,
+                                        d.padding_high, d.window_dilation,
+                                        d.base_dilation, d.window_reversal)));
+    }
+    return h;
+  }
+  size_t operator()(const PaddingConfig& v) const {
+    size_t h = 0;
+    for (const PaddingDimension& d : v.dimensions) {
+      h = Mix(h, HashOf(std::make_tuple(d.low, d.high, d.interior)));
+    }
+    return h;
+  }
+  size_t operator()(const EnumValue& v) const { return HashOf(v.spelling); }
+  size_t operator()(const Shape& v) const { return HashShape(v); }
+  // Computations compare by name.
+  size_t operator()(Computation* v) const {
+    return v == nullptr ? 0 : HashOf(v->name());
+  }
+  size_t operator()(const ComputationList& v) const {
+    size_t h = 0;
+    for (Computation* c : v) h = Mix(h, (*this)(c));
+    return h;
+  }
+  template <typename T>
+  size_t operator()(const T&) const {
+    return 0;
+  }
+};
+
+size_t HashAttributes(const AttributeMap& attrs) {
+  // Entry order is not meaning: combine the entries order-independently.
+  size_t h = attrs.entries().size();
+  for (const auto& [name, value] : attrs.entries()) {
+    h += Mix(Mix(HashOf(name), value.index()), std::visit(AttrHasher{}, value));
+  }
+  return h;
+}
+
+// --- Which instructions take part. ---
+
+bool IsCommutative(const Instruction& instruction) {
+  switch (instruction.opcode()) {
+    case Opcode::kAdd:
+    case Opcode::kMultiply:
+    case Opcode::kAnd:
+    case Opcode::kOr:
+    case Opcode::kXor:
+      return instruction.operand_count() == 2;
+    case Opcode::kMaximum:
+    case Opcode::kMinimum:
+      // Floats: ties (+0, -0) return the lhs.
+      return instruction.operand_count() == 2 &&
+             !IsFloatType(instruction.shape().element_type()) &&
+             !IsComplexType(instruction.shape().element_type());
+    default:
+      return false;
+  }
+}
+
+bool IsAsynchronous(Opcode opcode) {
+  switch (opcode) {
+    case Opcode::kAsyncStart:
+    case Opcode::kAsyncUpdate:
+    case Opcode::kAsyncDone:
+    case Opcode::kCopyStart:
+    case Opcode::kCopyDone:
+    case Opcode::kAllReduceStart:
+    case Opcode::kAllReduceDone:
+    case Opcode::kAllGatherStart:
+    case Opcode::kAllGatherDone:
+    case Opcode::kCollectivePermuteStart:
+    case Opcode::kCollectivePermuteDone:
+    case Opcode::kSend:
+    case Opcode::kSendDone:
+    case Opcode::kRecv:
+    case Opcode::kRecvDone:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Computations with a side effect anywhere inside, callees first.
+absl::StatusOr<absl::flat_hash_set<const Computation*>> EffectfulComputations(
+    const Module& module) {
+  absl::StatusOr<std::vector<Computation*>> order =
+      module.PostOrderComputations();
+  if (!order.ok()) return order.status();
+  absl::flat_hash_set<const Computation*> effectful;
+  for (const Computation* computation : *order) {
+    for (const Instruction* instruction : computation->instructions()) {
+      bool effect = HasOwnSideEffect(*instruction);
+      for (const Computation* callee : instruction->called_computations()) {
+        effect = effect || effectful.contains(callee);
+      }
+      if (effect) {
+        effectful.insert(computation);
+        break;
+      }
+    }
+  }
+  return effectful;
+}
+
+class ComputationCse {
+ public:
+  ComputationCse(const CseOptions& options,
+                 const absl::flat_hash_set<const Computation*>& effectful)
+      : options_(options), effectful_(effectful) {}
+
+  // Merges duplicates in `computation`; returns how many were removed.
+  absl::StatusOr<int64_t> Run(Computation* computation);
+
+ private:
+  bool Mergeable(const Instruction& instruction) const;
+  // The operands, the two of a commutative op sorted (by address: any
+  // fixed order makes {a, b} and {b, a} compare equal).
+  std::vector<const Instruction*> CanonicalOperands(
+      const Instruction& instruction) const;
+  size_t Hash(const Instruction& instruction,
+              const std::vector<const Instruction*>& operands) const;
+
+  const CseOptions& options_;
+  const absl::flat_hash_set<const Computation*>& effectful_;
+  bool constants_allowed_ = true;
+};
+
+bool ComputationCse::Mergeable(const Instruction& instruction) const {
+  const Opcode opcode = instruction.opcode();
+  if (instruction.operand_count() == 0) {
+    if (opcode == Opcode::kConstant) return constants_allowed_;
+    return opcode == Opcode::kIota || opcode == Opcode::kReplicaId ||
+           opcode == Opcode::kPartitionId;
+  }
+  if (opcode == Opcode::kDomain || IsAsynchronous(opcode)) return false;
+  if (!instruction.control_predecessors().empty() ||
+      !instruction.control_successors().empty()) {
+    return false;
+  }
+  if (HasOwnSideEffect(instruction)) return false;
+  for (const Computation* callee : instruction.called_computations()) {
+    if (effectful_.contains(callee)) return false;
+  }
+  return true;
+}
+
+std::vector<const Instruction*> ComputationCse::CanonicalOperands(
+    const Instruction& instruction) const {
+  std::vector<const Instruction*> operands(instruction.operands().begin(),
+                                           instruction.operands().end());
+  if (options_.canonicalize_commutative && IsCommutative(instruction) &&
+      std::less<const Instruction*>()(operands[1], operands[0])) {
+    std::swap(operands[0], operands[1]);
+  }
+  return operands;
+}
+
+size_t ComputationCse::Hash(
+    const Instruction& instruction,
+    const std::vector<const Instruction*>& operands) const {
+  size_t h = HashOf(static_cast<int>(instruction.opcode()));
+  h = Mix(h, HashShape(instruction.shape()));
+  for (const Instruction* operand : operands) h = Mix(h, HashOf(operand));
+  h = Mix(h, HashAttributes(instruction.attrs()));
+  if (instruction.has_literal()) h = Mix(h, HashLiteral(instruction.literal()));
+  return h;
+}
+
+absl::StatusOr<int64_t> ComputationCse::Run(Computation* computation) {
+  absl::StatusOr<std::vector<Instruction*>> order = computation->PostOrder();
+  if (!order.ok()) return order.status();
+  constants_allowed_ = true;
+  for (const Instruction* instruction : *order) {
+    if (instruction->opcode() == Opcode::kDomain) constants_allowed_ = false;
+  }
+  struct Representative {
+    Instruction* instruction;
+    std::vector<const Instruction*> operands;
+  };
+  // Hash -> the kept instructions with that hash (usually one).
+  absl::flat_hash_map<size_t, std::vector<Representative>> buckets;
+  int64_t removed = 0;
+  for (Instruction* instruction : *order) {
+    if (!Mergeable(*instruction)) continue;
+    std::vector<const Instruction*> operands = CanonicalOperands(*instruction);
+    std::vector<Representative>& bucket = buckets[Hash(*instruction, operands)];
+    Instruction* match = nullptr;
+    for (const Representative& candidate : bucket) {
+      if (candidate.operands == operands &&
+          candidate.instruction->IdenticalIgnoringOperands(*instruction)) {
+        match = candidate.instruction;
+        break;
+      }
+    }
+    if (match == nullptr) {
+      bucket.push_back({instruction, std::move(operands)});
+      continue;
+    }
+    // `instruction` comes after `match` in post order and has the same
+    // operands, so every user of it may use `match` instead.
+    absl::Status status = computation->ReplaceInstruction(instruction, match);
+    if (!status.ok()) return status;
+    ++removed;
+  }
+  return removed;
+}
+
+}  // namespace
+
+absl::StatusOr<bool> CsePass::Run(Module& module) {
+  absl::StatusOr<absl::flat_hash_set<const Computation*>> effectful =
+      EffectfulComputations(module);
+  if (!effectful.ok()) return effectful.status();
+  ComputationCse cse(options_, *effectful);
+  bool changed = false;
+  for (Computation* computation : module.computations()) {
+    absl::StatusOr<int64_t> removed = cse.Run(computation);
+    if (!removed.ok()) return removed.status();
+    changed |= *removed > 0;
+  }
+  return changed;
+}
+
+KILN_REGISTER_PASS(CsePass);
+
+}  // namespace kiln
