@@ -84,6 +84,11 @@ TEST(UnaryTest, RootsAndExponentials) {
   EXPECT_EQ(Unary("log-plus-one", "f64[2] {1e-20, -1}"),
             "f64[2] {1e-20, -inf}");
   EXPECT_EQ(Unary("logistic", "f32[3] {0, -1000, 1000}"), "f32[3] {0.5, 0, 1}");
+  // Below -88.7, e^-x overflows f32; the result is still the correctly
+  // rounded tiny value (27 * 2^-149 for -100), found by the conformance
+  // suite (spec_tests/elementwise/logistic.hlotest).
+  EXPECT_EQ(Unary("logistic", "f32[2] {-100, -20}"),
+            "f32[2] {3.8e-44, 2.0611537e-09}");
 }
 
 TEST(UnaryTest, NarrowFloatsRoundTheF32ResultToNearestEven) {

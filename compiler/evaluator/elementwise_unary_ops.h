@@ -44,6 +44,23 @@ T WrapNegate(T x) {
 }
 
 // A unary functor whose formula is the same for floats and complex.
+// logistic(x) = 1 / (1 + e^-x). For negative real x it is computed as
+// e^x / (1 + e^x), so that e^-x cannot overflow: for x < -88.7 in f32 the
+// plain formula gives 0 where the exact value is a subnormal (or tiny
+// normal) number.
+template <typename T>
+T Logistic(T x) {
+  if constexpr (kIsComplex<T>) {
+    return T(1) / (T(1) + std::exp(-x));
+  } else {
+    if (x < T(0)) {
+      T e = std::exp(x);
+      return e / (T(1) + e);
+    }
+    return T(1) / (T(1) + std::exp(-x));
+  }
+}
+
 #define KILN_FLOAT_OR_COMPLEX_OP(Name, expression) \
   struct Name {                                    \
     int bits;                                      \
@@ -72,8 +89,7 @@ KILN_FLOAT_OR_COMPLEX_OP(AtanOp, std::atan(x))
 KILN_FLOAT_OR_COMPLEX_OP(AsinhOp, std::asinh(x))
 KILN_FLOAT_OR_COMPLEX_OP(AcoshOp, std::acosh(x))
 KILN_FLOAT_OR_COMPLEX_OP(AtanhOp, std::atanh(x))
-// 1 / (1 + e^-x): 0 for large negative x, 1 for large positive x.
-KILN_FLOAT_OR_COMPLEX_OP(LogisticOp, T(1) / (T(1) + std::exp(-x)))
+KILN_FLOAT_OR_COMPLEX_OP(LogisticOp, Logistic(x))
 #undef KILN_FLOAT_OR_COMPLEX_OP
 
 // A unary functor over floats only.
