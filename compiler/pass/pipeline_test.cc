@@ -119,20 +119,21 @@ TEST(FixedPointTest, IterationCapIsAnErrorNamingThePass) {
   EXPECT_EQ(stats[0].changed, 5);
 }
 
-TEST(PipelineRegistryTest, DefaultIsRegisteredAndNamesResolve) {
+TEST(PipelineRegistryTest, RegisteredPipelinesAndNamesResolve) {
   std::unique_ptr<PassPipeline> pipeline =
-      PipelineRegistry::Global().Create("default");
+      PipelineRegistry::Global().Create("test-pipeline");
   ASSERT_NE(pipeline, nullptr);
-  EXPECT_EQ(pipeline->name(), "default");
+  EXPECT_EQ(pipeline->name(), "test-pipeline");
+  EXPECT_EQ(PipelineRegistry::Global().Create("no-such-pipeline"), nullptr);
   absl::StatusOr<std::unique_ptr<PassPipeline>> built =
-      PipelineFromNames("cli", {"test-add-commute", "default"});
+      PipelineFromNames("cli", {"test-add-commute", "test-pipeline"});
   ASSERT_TRUE(built.ok()) << built.status();
   ASSERT_EQ((*built)->passes().size(), 2u);
-  EXPECT_EQ((*built)->passes()[1]->name(), "default");
+  EXPECT_EQ((*built)->passes()[1]->name(), "test-pipeline");
   EXPECT_EQ(PipelineFromNames("cli", {"nope"}).status().message(),
             "unknown pass or pipeline 'nope' (kiln opt --list-passes lists "
             "them)");
-  EXPECT_FALSE(PipelineRegistry::Global().Register("default", nullptr));
+  EXPECT_FALSE(PipelineRegistry::Global().Register("test-pipeline", nullptr));
 }
 
 TEST(InstrumentationTest, VerifyEachNamesThePassThatBrokeTheModule) {

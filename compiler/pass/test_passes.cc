@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/ir/computation.h"
 #include "compiler/ir/instruction.h"
+#include "compiler/pass/pipeline.h"
 
 namespace kiln {
 namespace {
@@ -75,5 +76,13 @@ KILN_REGISTER_PASS(AddToSubtractPass);
 KILN_REGISTER_PASS(AlwaysChangedPass);
 KILN_REGISTER_PASS(BreakRootShapePass);
 KILN_REGISTER_PASS(FailingPass);
+
+// A registered pipeline, for the registry's tests (the real ones live in
+// passes/pipelines.cc).
+KILN_REGISTER_PIPELINE(test_pipeline, "test-pipeline", [] {
+  auto pipeline = std::make_unique<PassPipeline>("test-pipeline");
+  pipeline->AddPass(std::make_unique<AddCommutePass>());
+  return pipeline;
+});
 
 }  // namespace kiln

@@ -9,6 +9,8 @@
 // Issue 6 asks that the 100k run take at most 12 times the 10k run (no pass is
 // quadratic) and under 2 s on one core.
 #include <cstdint>
+#include <cstdlib>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <string>
@@ -111,6 +113,13 @@ BENCHMARK_CAPTURE(BM_Pipeline, gpu, std::string("gpu"))
 }  // namespace
 
 int main(int argc, char** argv) {
+  // `pipeline_bench --write_module=N PATH` writes the generated module of N
+  // instructions, e.g. for `kiln opt --time-passes`.
+  if (argc == 4 && std::string(argv[1]) == "--write_module") {
+    std::ofstream(argv[3]) << kiln::bench::GenerateXlaModuleText(
+        std::atoll(argv[2]));
+    return 0;
+  }
   RegisterPassBenchmarks();
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

@@ -1,0 +1,263 @@
+#include "passes/layout_assignment_rules.h"
+
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "compiler/ir/opcode.h"
+#include "passes/layout_assignment_internal.h"
+#include "passes/layout_assignment_util.h"
+
+namespace kiln {
+namespace layout_internal {
+namespace {
+
+// Ops whose layouts are part of their meaning or of an outside contract
+// (host transfers, custom code, aliasing start/done pairs): kept as is.
+bool IsFixedOpcode(Opcode opcode) {
+  switch (opcode) {
+    case Opcode::kBitcast:
+    case Opcode::kCustomCall:
+    case Opcode::kInfeed:
+    case Opcode::kOutfeed:
+    case Opcode::kSend:
+    case Opcode::kSendDone:
+    case Opcode::kRecv:
+    case Opcode::kRecvDone:
+    case Opcode::kAsyncStart:
+    case Opcode::kAsyncUpdate:
+    case Opcode::kAsyncDone:
+    case Opcode::kCopyStart:
+    case Opcode::kCopyDone:
+    case Opcode::kAllReduceStart:
+    case Opcode::kAllReduceDone:
+    case Opcode::kAllGatherStart:
+    case Opcode::kAllGatherDone:
+    case Opcode::kCollectivePermuteStart:
+    case Opcode::kCollectivePermuteDone:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool IsCollective(Opcode opcode) {
+  switch (opcode) {
+    case Opcode::kAllReduce:
+    case Opcode::kAllGather:
+    case Opcode::kAllToAll:
+    case Opcode::kReduceScatter:
+    case Opcode::kCollectivePermute:
+    case Opcode::kCollectiveBroadcast:
+    case Opcode::kRaggedAllToAll:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool IsElementwiseOpcode(Opcode opcode) {
+  switch (opcode) {
+    case Opcode::kAbs:
+    case Opcode::kAcos:
+    case Opcode::kAcosh:
+    case Opcode::kAdd:
+    case Opcode::kAnd:
+    case Opcode::kAsin:
+    case Opcode::kAsinh:
+    case Opcode::kAtan:
+    case Opcode::kAtan2:
+    case Opcode::kAtanh:
+    case Opcode::kBitcastConvert:
+    case Opcode::kCbrt:
+    case Opcode::kCeil:
+    case Opcode::kClamp:
+    case Opcode::kClz:
+    case Opcode::kCompare:
+    case Opcode::kComplex:
+    case Opcode::kConvert:
+    case Opcode::kCos:
+    case Opcode::kCosh:
+    case Opcode::kDivide:
+    case Opcode::kErf:
+    case Opcode::kExp:
+    case Opcode::kExpm1:
+    case Opcode::kFloor:
+    case Opcode::kImag:
+    case Opcode::kIsFinite:
+    case Opcode::kLog:
+    case Opcode::kLog1p:
+    case Opcode::kLogistic:
+    case Opcode::kMap:
+    case Opcode::kMaximum:
+    case Opcode::kMinimum:
+    case Opcode::kMultiply:
+    case Opcode::kNegate:
+    case Opcode::kNot:
+    case Opcode::kOr:
+    case Opcode::kPopulationCount:
+    case Opcode::kPower:
+    case Opcode::kReal:
+    case Opcode::kReducePrecision:
+    case Opcode::kRemainder:
+    case Opcode::kRoundNearestAfz:
+    case Opcode::kRoundNearestEven:
+    case Opcode::kRsqrt:
+    case Opcode::kSelect:
+    case Opcode::kShiftLeft:
+    case Opcode::kShiftRightArithmetic:
+    case Opcode::kShiftRightLogical:
+    case Opcode::kSign:
+    case Opcode::kSin:
+    case Opcode::kSinh:
+    case Opcode::kSqrt:
+    case Opcode::kStochasticConvert:
+    case Opcode::kSubtract:
+    case Opcode::kTan:
+    case Opcode::kTanh:
+    case Opcode::kXor:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool IsFixed(const Instruction& instruction, const PlainLayouts& plain) {
+  if (IsFixedOpcode(instruction.opcode())) return true;
+  if (IsCollective(instruction.opcode())) {
+    const bool* constrain = instruction.attrs().Get<bool>("constrain_layout");
+    if (constrain != nullptr && *constrain) return true;
+  }
+  // Tiles, element sizes, memory spaces, ...: Kiln does not reassign them.
+  if (!plain(&instruction)) return true;
+  for (const Instruction* operand : instruction.operands()) {
+    if (!plain(operand)) return true;
+  }
+  return false;
+}
+
+absl::Status Invalid(const Instruction& instruction, const std::string& what) {
+  return PassError(absl::StrCat(OpcodeName(instruction.opcode()), " ",
+                                instruction.name(), ": ", what,
+                                " (shape.inferred)"));
+}
+
+absl::StatusOr<Rule> ArrayRule(const Instruction& instruction) {
+  const Shape& shape = instruction.shape();
+  const Opcode opcode = instruction.opcode();
+  if (IsElementwiseOpcode(opcode)) return Rule::kElementwise;
+  switch (opcode) {
+    case Opcode::kCopy:
+      if (instruction.operand_count() != 1 ||
+          !instruction.operand(0)->shape().Compatible(shape)) {
+        return Invalid(instruction, "copy must keep its operand's shape");
+      }
+      return Rule::kCopy;
+    case Opcode::kSlice:
+    case Opcode::kDynamicSlice:
+    case Opcode::kPad:
+    case Opcode::kReverse:
+    case Opcode::kConcatenate:
+    case Opcode::kDynamicUpdateSlice:
+      return Rule::kFollow;
+    case Opcode::kConstant:
+    case Opcode::kIota:
+    case Opcode::kBroadcast:
+    case Opcode::kRng:
+      return Rule::kSource;
+    case Opcode::kTranspose: {
+      const auto* permutation =
+          instruction.attrs().Get<std::vector<int64_t>>("dimensions");
+      const Shape* operand = instruction.operand_count() == 1
+                                 ? &instruction.operand(0)->shape()
+                                 : nullptr;
+      if (permutation == nullptr || operand == nullptr || !operand->IsArray() ||
+          operand->rank() != shape.rank() ||
+          !layout_util::IsPlainPermutation(
+              layout_util::FromMajorToMinor(*permutation), shape.rank())) {
+        return Invalid(instruction,
+                       "dimensions must permute the operand's dimensions");
+      }
+      return Rule::kTranspose;
+    }
+    case Opcode::kReshape:
+      if (instruction.operand_count() != 1 ||
+          !instruction.operand(0)->shape().IsArray()) {
+        return Invalid(instruction, "reshape takes one array");
+      }
+      return Rule::kReshape;
+    default:
+      return Rule::kGeneric;
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<Rule> RuleOf(const Instruction& instruction,
+                            const PlainLayouts& plain) {
+  const Opcode opcode = instruction.opcode();
+  if (opcode == Opcode::kParameter) return Rule::kParameter;
+  if (IsFixed(instruction, plain)) return Rule::kFixed;
+  switch (opcode) {
+    case Opcode::kTuple:
+      if (!instruction.shape().IsTuple() ||
+          instruction.shape().tuple_size() != instruction.operand_count()) {
+        return Invalid(instruction, "needs one tuple element per operand");
+      }
+      return Rule::kTuple;
+    case Opcode::kGetTupleElement: {
+      const int64_t* index = instruction.attrs().Get<int64_t>("index");
+      if (instruction.operand_count() != 1 || index == nullptr ||
+          !instruction.operand(0)->shape().IsTuple() || *index < 0 ||
+          *index >= instruction.operand(0)->shape().tuple_size()) {
+        return Invalid(instruction, "index must name an element of the tuple");
+      }
+      return Rule::kGetTupleElement;
+    }
+    case Opcode::kOptimizationBarrier:
+    case Opcode::kDomain:
+    case Opcode::kAddDependency:
+      if (instruction.operand_count() == 0 ||
+          !instruction.operand(0)->shape().Compatible(instruction.shape())) {
+        return Invalid(instruction, "must keep operand 0's shape");
+      }
+      return Rule::kPassThrough;
+    case Opcode::kCall:
+      return Rule::kCall;
+    case Opcode::kFusion:
+      return Rule::kFusion;
+    case Opcode::kWhile:
+      return Rule::kWhile;
+    case Opcode::kConditional:
+      return Rule::kConditional;
+    case Opcode::kReduce: {
+      const auto* dims =
+          instruction.attrs().Get<std::vector<int64_t>>("dimensions");
+      if (instruction.operand_count() < 2 || dims == nullptr ||
+          !instruction.operand(0)->shape().IsArray()) {
+        return Rule::kGeneric;
+      }
+      for (int64_t d : *dims) {
+        if (d < 0 || d >= instruction.operand(0)->shape().rank()) {
+          return Rule::kGeneric;
+        }
+      }
+      return Rule::kReduce;
+    }
+    default:
+      break;
+  }
+  if (!instruction.shape().IsArray()) return Rule::kGeneric;
+  return ArrayRule(instruction);
+}
+
+const std::vector<int64_t>& TransposePermutation(
+    const Instruction& instruction) {
+  return *instruction.attrs().Get<std::vector<int64_t>>("dimensions");
+}
+
+int64_t TupleIndex(const Instruction& instruction) {
+  return *instruction.attrs().Get<int64_t>("index");
+}
+
+}  // namespace layout_internal
+}  // namespace kiln

@@ -1,0 +1,259 @@
+// scatter-expander: every scatter becomes a while loop of dynamic slices,
+// maps of the update computation and dynamic updates; the reference
+// evaluator gives the same values before and after, including skipped
+// out-of-bounds windows, repeated indices with a non-commutative
+// computation, variadic scatters and batching dims.
+#include "passes/scatter_expander.h"
+
+#include <string>
+#include <vector>
+
+#include "compiler/evaluator/testing/eval_test_util.h"
+#include "compiler/pass/pass.h"
+#include "compiler/text/parser.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "passes/gather_simplification_testing.h"
+#include "passes/pass_test_util.h"
+
+namespace kiln {
+namespace {
+
+using ::kiln::eval_test::EntryModule;
+using ::kiln::gather_scatter_testing::EvaluateAround;
+using ::kiln::gather_scatter_testing::RunAndCompare;
+using ::kiln::gather_scatter_testing::ValueCheck;
+using ::kiln::pass_test::ContainsInOrder;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+constexpr char kPass[] = "scatter-expander";
+
+std::string Combiner(const std::string& name, const std::string& type,
+                     const std::string& op) {
+  return name + " {\n  a = " + type + "[] parameter(0)\n  b = " + type +
+         "[] parameter(1)\n  ROOT r = " + type + "[] " + op + "(a, b)\n}\n";
+}
+
+const char kOverwrite[] =
+    "assign {\n  a = f32[] parameter(0)\n  ROOT b = f32[] parameter(1)\n}\n";
+
+TEST(ScatterExpanderTest, IsRegistered) {
+  std::unique_ptr<Pass> pass = PassRegistry::Global().Create(kPass);
+  ASSERT_NE(pass, nullptr);
+  EXPECT_EQ(pass->name(), kPass);
+}
+
+TEST(ScatterExpanderTest, ScatterAddRowsWithRepeatedAndOutOfBoundsIndices) {
+  const std::string out = RunAndCompare(
+      EntryModule({"f32[6,3]", "s32[5]", "f32[5,3]"},
+                  "ROOT s = f32[6,3] scatter(p0, p1, p2), "
+                  "update_window_dims={1}, inserted_window_dims={0}, "
+                  "scatter_dims_to_operand_dims={0}, index_vector_dim=1, "
+                  "to_apply=add",
+                  Combiner("add", "f32", "add")),
+      kPass);
+  EXPECT_TRUE(
+      ContainsInOrder(out, {"dynamic-slice(", "map(", "to_apply=add", "select(",
+                            "dynamic-update-slice(", "ENTRY", "while("}));
+  EXPECT_THAT(out, Not(HasSubstr(" scatter(")));
+}
+
+TEST(ScatterExpanderTest, OutOfBoundsWindowIsSkippedNotClamped) {
+  const std::string hlo =
+      EntryModule({"s32[5]", "s32[3,1]", "s32[3,2]"},
+                  "ROOT s = s32[5] scatter(p0, p1, p2), "
+                  "update_window_dims={1}, inserted_window_dims={}, "
+                  "scatter_dims_to_operand_dims={0}, index_vector_dim=1, "
+                  "to_apply=add",
+                  Combiner("add", "s32", "add"));
+  const auto values =
+      EvaluateAround(hlo, kPass,
+                     {"s32[5] {0, 0, 0, 0, 0}", "s32[3,1] {{4}, {-1}, {3}}",
+                      "s32[3,2] {{1, 2}, {10, 20}, {100, 200}}"});
+  // Windows at 4 and -1 do not fit and are skipped; the one at 3 does.
+  EXPECT_EQ(values.before, "s32[5] {0, 0, 0, 100, 200}");
+  EXPECT_EQ(values.after, values.before);
+}
+
+TEST(ScatterExpanderTest, NonCommutativeCombinerSeesUpdatesInOrder) {
+  ValueCheck check;
+  check.int_low = -1;
+  check.int_high = 3;  // Many repeats.
+  RunAndCompare(EntryModule({"f32[3]", "s32[8,1]", "f32[8]"},
+                            "ROOT s = f32[3] scatter(p0, p1, p2), "
+                            "update_window_dims={}, inserted_window_dims={0}, "
+                            "scatter_dims_to_operand_dims={0}, "
+                            "index_vector_dim=1, to_apply=sub",
+                            Combiner("sub", "f32", "subtract")),
+                kPass, check);
+}
+
+TEST(ScatterExpanderTest, OverwriteNeedsNoMap) {
+  ValueCheck check;
+  check.int_high = 4;
+  const std::string out = RunAndCompare(
+      EntryModule({"f32[4,2]", "s32[6]", "f32[6,2]"},
+                  "ROOT s = f32[4,2] scatter(p0, p1, p2), "
+                  "update_window_dims={1}, inserted_window_dims={0}, "
+                  "scatter_dims_to_operand_dims={0}, index_vector_dim=1, "
+                  "to_apply=assign",
+                  kOverwrite),
+      kPass, check);
+  EXPECT_THAT(out, Not(HasSubstr("map(")));
+  EXPECT_THAT(out, HasSubstr("select("));
+}
+
+TEST(ScatterExpanderTest, VariadicScatter) {
+  const std::string combiner =
+      "pair {\n  a = f32[] parameter(0)\n  b = s32[] parameter(1)\n"
+      "  c = f32[] parameter(2)\n  d = s32[] parameter(3)\n"
+      "  m = f32[] subtract(a, c)\n  n = s32[] multiply(b, d)\n"
+      "  ROOT t = (f32[], s32[]) tuple(m, n)\n}\n";
+  const std::string out = RunAndCompare(
+      EntryModule({"f32[5,2]", "s32[5,2]", "s32[4,1]", "f32[4,2]", "s32[4,2]"},
+                  "ROOT s = (f32[5,2], s32[5,2]) scatter(p0, p1, p2, p3, p4), "
+                  "update_window_dims={1}, inserted_window_dims={0}, "
+                  "scatter_dims_to_operand_dims={0}, index_vector_dim=1, "
+                  "to_apply=pair",
+                  combiner),
+      kPass);
+  EXPECT_TRUE(ContainsInOrder(out, {"pair.output0", "call(", "to_apply=pair",
+                                    "get-tuple-element(", "index=0"}));
+}
+
+TEST(ScatterExpanderTest, PartialWindowsIn2dWithPermutedIndexMap) {
+  RunAndCompare(
+      EntryModule({"s32[5,6]", "s64[2,3,2]", "s32[2,3,3,2]"},
+                  "ROOT s = s32[5,6] scatter(p0, p1, p2), "
+                  "update_window_dims={2,3}, inserted_window_dims={}, "
+                  "scatter_dims_to_operand_dims={1,0}, "
+                  "index_vector_dim=2, to_apply=max",
+                  Combiner("max", "s32", "maximum")),
+      kPass);
+}
+
+TEST(ScatterExpanderTest, ImplicitIndexVectorDimAndWindowBeforeScatterDims) {
+  RunAndCompare(EntryModule({"f32[4,5]", "s32[3]", "f32[4,3]"},
+                            "ROOT s = f32[4,5] scatter(p0, p1, p2), "
+                            "update_window_dims={0}, inserted_window_dims={1}, "
+                            "scatter_dims_to_operand_dims={1}, "
+                            "index_vector_dim=1, to_apply=mul",
+                            Combiner("mul", "f32", "multiply")),
+                kPass);
+}
+
+TEST(ScatterExpanderTest, JaxSpecExampleWithBatchingDims) {
+  // compiler/evaluator/indexing_generated_test.cc: values from JAX.
+  const std::string hlo = EntryModule(
+      {"s32[2,3,4,2]", "s64[2,2,3,2]", "s32[2,2,3,2,2]"},
+      "ROOT s = s32[2,3,4,2] scatter(p0, p1, p2), update_window_dims={3,4}, "
+      "inserted_window_dims={1}, input_batching_dims={0}, "
+      "scatter_indices_batching_dims={1}, "
+      "scatter_dims_to_operand_dims={2,1}, index_vector_dim=3, "
+      "to_apply=add",
+      Combiner("add", "s32", "add"));
+  const std::string ones =
+      "s32[2,2,3,2,2] {{{{{1, 1}, {1, 1}}, {{1, 1}, {1, 1}}, {{1, 1}, {1, "
+      "1}}}, {{{1, 1}, {1, 1}}, {{1, 1}, {1, 1}}, {{1, 1}, {1, 1}}}}, "
+      "{{{{1, 1}, {1, 1}}, {{1, 1}, {1, 1}}, {{1, 1}, {1, 1}}}, {{{1, 1}, "
+      "{1, 1}}, {{1, 1}, {1, 1}}, {{1, 1}, {1, 1}}}}}";
+  const std::vector<std::string> arguments = {
+      "s32[2,3,4,2] {{{{1, 2}, {3, 4}, {5, 6}, {7, 8}}, {{9, 10}, "
+      "{11, 12}, {13, 14}, {15, 16}}, {{17, 18}, {19, 20}, {21, "
+      "22}, {23, 24}}}, {{{25, 26}, {27, 28}, {29, 30}, {31, 32}}, "
+      "{{33, 34}, {35, 36}, {37, 38}, {39, 40}}, {{41, 42}, {43, "
+      "44}, {45, 46}, {47, 48}}}}",
+      "s64[2,2,3,2] {{{{0, 0}, {1, 0}, {2, 1}}, {{0, 1}, {1, 1}, "
+      "{0, 9}}}, {{{0, 0}, {2, 1}, {2, 2}}, {{1, 2}, {0, 1}, {1, "
+      "0}}}}",
+      ones};
+  const auto values = EvaluateAround(hlo, kPass, arguments);
+  absl::StatusOr<Literal> expected = ParseLiteral(
+      "s32[2,3,4,2] {{{{3, 4}, {6, 7}, {6, 7}, {7, 8}}, {{9, 10}, {11, "
+      "12}, {15, 16}, {17, 18}}, {{17, 18}, {19, 20}, {22, 23}, {24, "
+      "25}}}, {{{25, 26}, {28, 29}, {30, 31}, {31, 32}}, {{35, 36}, {38, "
+      "39}, {38, 39}, {39, 40}}, {{41, 42}, {44, 45}, {46, 47}, {47, "
+      "48}}}}");
+  ASSERT_TRUE(expected.ok());
+  EXPECT_EQ(values.after, eval_test::LiteralText(*expected));
+  EXPECT_EQ(values.after, values.before);
+  ValueCheck check;
+  check.fixed_sets = {arguments};
+  RunAndCompare(hlo, kPass, check);
+}
+
+TEST(ScatterExpanderTest, JaxDumpBatchedScatterOverwrite) {
+  // compiler/text/xla_dumps/batched_gather_scatter.hlo.
+  RunAndCompare(
+      EntryModule({"f32[4,6]", "s32[4,2,1]", "f32[4,2]"},
+                  "ROOT s = f32[4,6] scatter(p0, p1, p2), "
+                  "update_window_dims={}, inserted_window_dims={1}, "
+                  "scatter_dims_to_operand_dims={1}, input_batching_dims={0}, "
+                  "scatter_indices_batching_dims={0}, index_vector_dim=2, "
+                  "to_apply=assign",
+                  kOverwrite),
+      kPass);
+}
+
+TEST(ScatterExpanderTest, UnsignedAndHugeIndices) {
+  ValueCheck check;
+  check.fixed_sets = {{"f32[4] {1, 2, 3, 4}",
+                       "u64[3,1] {{18446744073709551615}, "
+                       "{9223372036854775807}, {2}}",
+                       "f32[3] {10, 20, 30}"}};
+  RunAndCompare(EntryModule({"f32[4]", "u64[3,1]", "f32[3]"},
+                            "ROOT s = f32[4] scatter(p0, p1, p2), "
+                            "update_window_dims={}, inserted_window_dims={0}, "
+                            "scatter_dims_to_operand_dims={0}, "
+                            "index_vector_dim=1, to_apply=add",
+                            Combiner("add", "f32", "add")),
+                kPass, check);
+  RunAndCompare(EntryModule({"s32[300]", "u8[5,1]", "s32[5]"},
+                            "ROOT s = s32[300] scatter(p0, p1, p2), "
+                            "update_window_dims={}, inserted_window_dims={0}, "
+                            "scatter_dims_to_operand_dims={0}, "
+                            "index_vector_dim=1, to_apply=add",
+                            Combiner("add", "s32", "add")),
+                kPass);
+}
+
+TEST(ScatterExpanderTest, NoUpdateElementsLeavesTheOperand) {
+  const std::string out = RunAndCompare(
+      EntryModule({"f32[4]", "s32[0,1]", "f32[0]"},
+                  "n = f32[4] negate(p0)\n"
+                  "  ROOT s = f32[4] scatter(n, p1, p2), "
+                  "update_window_dims={}, inserted_window_dims={0}, "
+                  "scatter_dims_to_operand_dims={0}, index_vector_dim=1, "
+                  "to_apply=add",
+                  Combiner("add", "f32", "add")),
+      kPass);
+  EXPECT_THAT(out, HasSubstr("ROOT n = f32[4]{0} negate(p0)"));
+}
+
+TEST(ScatterExpanderTest, ModuleWithoutScatterIsUnchanged) {
+  ValueCheck check;
+  check.expect_change = false;
+  RunAndCompare(EntryModule({"f32[3]"}, "ROOT n = f32[3] negate(p0)"), kPass,
+                check);
+}
+
+// Random valid configurations (batching dims, index_vector_dim anywhere,
+// permuted maps, offset/window dims anywhere, several index types) with
+// out-of-bounds and repeated indices: values never change.
+TEST(ScatterExpanderRandomTest, RandomConfigurationsKeepTheirValues) {
+  ValueCheck check;
+  check.check_change = false;
+  check.random_sets = 4;
+  for (uint32_t seed = 1; seed <= 150; ++seed) {
+    const std::string hlo = gather_scatter_testing::RandomScatterModule(seed);
+    SCOPED_TRACE(hlo);
+    const std::string out = RunAndCompare(hlo, kPass, check);
+    EXPECT_THAT(out, Not(HasSubstr(" scatter("))) << out;
+    EXPECT_THAT(out, HasSubstr("while(")) << out;
+    if (::testing::Test::HasFailure()) break;
+  }
+}
+
+}  // namespace
+}  // namespace kiln

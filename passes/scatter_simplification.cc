@@ -1,0 +1,245 @@
+#include "passes/scatter_simplification.h"
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "compiler/ir/computation.h"
+#include "compiler/ir/instruction.h"
+#include "compiler/ir/opcode.h"
+#include "passes/gather_simplification_util.h"
+
+namespace kiln {
+namespace {
+
+using gather_scatter::Dims;
+using gather_scatter::Emitter;
+using gather_scatter::IndexedDims;
+
+struct ScatterParts {
+  Instruction* scatter;
+  int64_t arity;
+  std::vector<Instruction*> operands;
+  Instruction* indices;
+  std::vector<Instruction*> updates;
+  Computation* combiner;
+  IndexedDims dims;
+  Dims window;    // In operand dims.
+  int64_t count;  // Index vectors.
+};
+
+Dims Iota(int64_t begin, int64_t end) {
+  Dims result;
+  for (int64_t i = begin; i < end; ++i) result.push_back(i);
+  return result;
+}
+
+bool IsCanonical(const ScatterParts& s) {
+  const int64_t rank = s.operands[0]->shape().rank();
+  return s.indices->shape().rank() == 2 && s.dims.index_vector_dim == 1 &&
+         s.dims.operand_batching.empty() && s.dims.collapsed.empty() &&
+         gather_scatter::IsIdentity(s.dims.index_map) &&
+         s.dims.window == Iota(1, rank + 1);
+}
+
+Instruction* AsResult(Emitter& emitter,
+                      const std::vector<Instruction*>& values) {
+  if (values.size() == 1) return values[0];
+  return emitter.Tuple(values);
+}
+
+// The only index vector's window, written at `starts`.
+Instruction* WriteOnlyWindow(Emitter& emitter, const ScatterParts& s,
+                             const std::vector<Instruction*>& starts,
+                             Instruction* in_bounds, absl::Status* status) {
+  const bool overwrite = gather_scatter::IsOverwrite(*s.combiner, s.arity);
+  std::vector<Computation*> combiners;
+  if (!overwrite) {
+    absl::StatusOr<std::vector<Computation*>> made =
+        gather_scatter::PerOutputCombiners(s.combiner, s.arity, *s.scatter);
+    if (!made.ok()) {
+      *status = made.status();
+      return nullptr;
+    }
+    combiners = *std::move(made);
+  }
+  std::vector<Instruction*> windows;
+  for (Instruction* update : s.updates) {
+    windows.push_back(emitter.Reshape(update, s.window));
+  }
+  return AsResult(emitter, gather_scatter::ApplyUpdateWindow(
+                               emitter, s.operands, windows, starts, in_bounds,
+                               combiners, overwrite));
+}
+
+// Constant index vector: bounds known now. Null `*skipped` result means
+// the window is out of bounds (the operands are the result).
+Instruction* ScatterAtConstantIndex(Emitter& emitter, const ScatterParts& s,
+                                    absl::Status* status) {
+  const Literal& literal = s.indices->literal();
+  const Shape& shape = s.operands[0]->shape();
+  Instruction* zero = emitter.ScalarConstant(ElementType::kS64, 0);
+  std::vector<Instruction*> starts(shape.rank(), zero);
+  for (size_t k = 0; k < s.dims.index_map.size(); ++k) {
+    const int64_t d = s.dims.index_map[k];
+    const int64_t start = gather_scatter::ConstantIndex(literal, k);
+    if (start < 0 || start > shape.dimension(d) - s.window[d]) {
+      return AsResult(emitter, s.operands);
+    }
+    starts[d] = emitter.ScalarConstant(ElementType::kS64, start);
+  }
+  return WriteOnlyWindow(emitter, s, starts, nullptr, status);
+}
+
+Instruction* ScatterAtOnlyIndex(Emitter& emitter, const ScatterParts& s,
+                                absl::Status* status) {
+  const int64_t vector_size = s.dims.index_map.size();
+  const Shape& shape = s.operands[0]->shape();
+  Instruction* zero =
+      emitter.ScalarConstant(s.indices->shape().element_type(), 0);
+  std::vector<Instruction*> starts(shape.rank(), zero);
+  for (int64_t k = 0; k < vector_size; ++k) {
+    starts[s.dims.index_map[k]] =
+        gather_scatter::SingleVectorEntry(emitter, s.indices, k, vector_size);
+  }
+  Instruction* in_bounds =
+      gather_scatter::WindowInBounds(emitter, starts, s.dims, shape, s.window);
+  return WriteOnlyWindow(emitter, s, starts, in_bounds, status);
+}
+
+// XLA's canonical scatter (see the header); returns the new scatter
+// through `canonical` and the original value.
+Instruction* Canonicalize(Emitter& emitter, const ScatterParts& s,
+                          Instruction** canonical) {
+  IndexedDims dims = s.dims;
+  const int64_t rank = s.operands[0]->shape().rank();
+  Instruction* vectors =
+      gather_scatter::MakeBatchingExplicit(emitter, s.indices, &dims);
+  if (vectors == nullptr) return nullptr;
+  const int64_t vector_size = dims.index_map.size();
+  Instruction* flat = emitter.Reshape(vectors, {s.count, vector_size});
+  Dims permutation = dims.index_map;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!gather_scatter::Contains(dims.index_map, d)) permutation.push_back(d);
+  }
+  // Updates: scatter dims first, flattened; the window with size-1
+  // inserted dims in operand order; then permuted like the operands.
+  Dims scatter_first;
+  for (int64_t d = 0; d < s.updates[0]->shape().rank(); ++d) {
+    if (!gather_scatter::Contains(s.dims.window, d)) scatter_first.push_back(d);
+  }
+  scatter_first.insert(scatter_first.end(), s.dims.window.begin(),
+                       s.dims.window.end());
+  Dims flat_updates = {s.count};
+  flat_updates.insert(flat_updates.end(), s.window.begin(), s.window.end());
+  Dims update_permutation = {0};
+  for (int64_t d : permutation) update_permutation.push_back(d + 1);
+  auto scatter = std::make_unique<Instruction>(Opcode::kScatter, Shape(),
+                                               s.scatter->name());
+  for (Instruction* operand : s.operands) {
+    scatter->AppendOperand(emitter.Transpose(operand, permutation));
+  }
+  scatter->AppendOperand(flat);
+  for (Instruction* update : s.updates) {
+    Instruction* ordered =
+        emitter.Reshape(emitter.Transpose(update, scatter_first), flat_updates);
+    scatter->AppendOperand(emitter.Transpose(ordered, update_permutation));
+  }
+  IndexedDims canonical_dims;
+  canonical_dims.window = Iota(1, rank + 1);
+  canonical_dims.index_map = Iota(0, vector_size);
+  canonical_dims.index_vector_dim = 1;
+  gather_scatter::WriteScatterDims(canonical_dims, scatter.get());
+  scatter->mutable_attrs()->Set("to_apply", s.combiner);
+  if (const bool* unique = s.scatter->attrs().Get<bool>("unique_indices")) {
+    scatter->mutable_attrs()->Set("unique_indices", *unique);
+  }
+  *canonical = emitter.Add(std::move(scatter));
+  Dims inverse(rank);
+  for (int64_t j = 0; j < rank; ++j) inverse[permutation[j]] = j;
+  std::vector<Instruction*> results;
+  for (int64_t j = 0; j < s.arity; ++j) {
+    Instruction* result =
+        s.arity == 1 ? *canonical : emitter.GetTupleElement(*canonical, j);
+    results.push_back(emitter.Transpose(result, inverse));
+  }
+  return AsResult(emitter, results);
+}
+
+absl::StatusOr<bool> SimplifyScatter(Instruction* scatter,
+                                     Instruction** canonical) {
+  *canonical = nullptr;
+  Computation* const* to_apply = scatter->attrs().Get<Computation*>("to_apply");
+  if (to_apply == nullptr || *to_apply == nullptr ||
+      scatter->operand_count() < 3 || scatter->operand_count() % 2 == 0 ||
+      !gather_scatter::AllStatic(*scatter)) {
+    return false;
+  }
+  ScatterParts s;
+  s.scatter = scatter;
+  s.arity = gather_scatter::ScatterArity(*scatter);
+  for (int64_t j = 0; j < s.arity; ++j) {
+    s.operands.push_back(scatter->operand(j));
+    s.updates.push_back(scatter->operand(s.arity + 1 + j));
+  }
+  s.indices = scatter->operand(s.arity);
+  s.combiner = *to_apply;
+  s.dims = gather_scatter::ReadScatterDims(*scatter);
+  const Shape& operand = s.operands[0]->shape();
+  const Shape& updates = s.updates[0]->shape();
+  s.window = gather_scatter::ScatterWindowShape(s.dims, operand, updates);
+  s.count = gather_scatter::Product(
+      gather_scatter::IndexBatchSizes(s.dims, s.indices->shape()));
+  Emitter emitter(scatter->parent(), *scatter, scatter);
+  absl::Status status;
+  Instruction* value = nullptr;
+  if (gather_scatter::Product(updates.dimensions()) == 0 ||
+      gather_scatter::Product(operand.dimensions()) == 0) {
+    value = AsResult(emitter, s.operands);
+  } else if (s.count == 1 && s.indices->opcode() == Opcode::kConstant) {
+    value = ScatterAtConstantIndex(emitter, s, &status);
+  } else if (s.count == 1) {
+    value = ScatterAtOnlyIndex(emitter, s, &status);
+  } else if (!IsCanonical(s)) {
+    value = Canonicalize(emitter, s, canonical);
+  } else {
+    return false;
+  }
+  if (!status.ok()) return status;
+  value = gather_scatter::WithShape(emitter, value, scatter->shape());
+  if (!emitter.status().ok()) return emitter.status();
+  absl::Status replaced = gather_scatter::ReplaceAndOrder(scatter, value);
+  if (!replaced.ok()) return replaced;
+  return true;
+}
+
+}  // namespace
+
+absl::StatusOr<bool> ScatterSimplificationPass::Run(Module& module) {
+  bool changed = false;
+  for (Computation* computation : module.computations()) {
+    if (computation->is_fusion_computation()) continue;
+    std::deque<Instruction*> work;
+    for (Instruction* instruction : computation->instructions()) {
+      if (instruction->opcode() == Opcode::kScatter) {
+        work.push_back(instruction);
+      }
+    }
+    while (!work.empty()) {
+      Instruction* scatter = work.front();
+      work.pop_front();
+      Instruction* canonical = nullptr;
+      absl::StatusOr<bool> simplified = SimplifyScatter(scatter, &canonical);
+      if (!simplified.ok()) return simplified.status();
+      changed |= *simplified;
+      if (canonical != nullptr) work.push_back(canonical);
+    }
+  }
+  return changed;
+}
+
+KILN_REGISTER_PASS(ScatterSimplificationPass);
+
+}  // namespace kiln
