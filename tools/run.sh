@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# Kiln's main job: installs what is missing, builds the `kiln` tool, and
-# takes it through the tour module examples/tour.hlo: parse it, check that
-# its canonical print parses back to exactly the same print, show it, verify
-# it in strict form, and run it on the reference evaluator. Later issues
-# grow this into the conformance run.
+# Kiln's main job: installs what is missing, builds the `kiln` tool, takes
+# it through the tour module examples/tour.hlo (parse, check the canonical
+# print round-trips, verify in strict form, optimize with the default
+# pipeline while checking values, run on the reference evaluator), then
+# runs the whole conformance suite (spec_tests/) on the reference backend
+# and writes its report.
+#
+#   tools/run.sh                       # report in /tmp/kiln-conformance
+#   KILN_REPORT_DIR=DIR tools/run.sh   # report in DIR
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,6 +36,20 @@ echo "=== ${TOUR}: parsed, printed, and the print round-trips exactly" \
 echo "=== kiln verify --strict ${TOUR} ==="
 "${KILN}" verify --strict "${TOUR}"
 
+# The default pipeline, with the verifier after every pass and the values
+# checked before and after every pass on three random argument sets.
+echo "=== kiln opt --pipeline=default --verify-each --check-semantics ${TOUR} ==="
+"${KILN}" opt --pipeline=default --verify-each --check-semantics=3 \
+  --time-passes "${TOUR}" >"${work}/tour.optimized.hlo"
+echo "(optimized module: $(grep -c ' = ' "${work}/tour.optimized.hlo") instructions)"
+
 # The reference evaluator runs the tour on seeded random arguments.
 echo "=== kiln run --random-args=1 ${TOUR} ==="
 "${KILN}" run --random-args=1 "${TOUR}"
+
+# The conformance suite on the reference backend, with its reports.
+readonly REPORT_DIR="${KILN_REPORT_DIR:-/tmp/kiln-conformance}"
+echo "=== kiln conform --backend=reference spec_tests ==="
+"${KILN}" conform --backend=reference --report="${REPORT_DIR}" spec_tests
+echo "=== conformance report: ${REPORT_DIR}/report.html" \
+  "(also summary.md, report.json) ==="
