@@ -42,8 +42,12 @@ int64_t RandomInt(const ElementTypeInfo& info, std::mt19937_64& generator) {
   const int bits = info.bit_width;
   int64_t low = 0, high = kRandomIntRange;
   if (info.kind == TypeKind::kSigned) {
-    low = std::max<int64_t>(-kRandomIntRange, -(int64_t{1} << (bits - 1)));
-    high = std::min<int64_t>(kRandomIntRange, (int64_t{1} << (bits - 1)) - 1);
+    // s64's range (2^63) does not fit the shifts below; the clamp to
+    // kRandomIntRange would win anyway.
+    const int64_t half =
+        bits >= 63 ? kRandomIntRange + 1 : int64_t{1} << (bits - 1);
+    low = std::max<int64_t>(-kRandomIntRange, -half);
+    high = std::min<int64_t>(kRandomIntRange, half - 1);
   } else if (bits < 63) {
     high = std::min<int64_t>(kRandomIntRange, (int64_t{1} << bits) - 1);
   }
