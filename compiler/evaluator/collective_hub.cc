@@ -70,6 +70,51 @@ absl::StatusOr<CollectiveHub::Contributions> CollectiveHub::Exchange(
   return result;
 }
 
+absl::Status CollectiveHub::Post(int64_t channel, int64_t from, int64_t to,
+                                 Literal value) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!error_.ok()) return error_;
+  const MailboxKey key(channel, from, to);
+  mailboxes_[key].push_back(std::move(value));
+  // A receiver blocked on this mailbox stops waiting now (counted here, so
+  // that the deadlock check never sees it as waiting once it can go on).
+  auto receiver = receivers_.find(to);
+  if (receiver != receivers_.end() && receiver->second.key == key) {
+    receivers_.erase(receiver);
+    --waiting_;
+    changed_.notify_all();
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Literal> CollectiveHub::Receive(const Instruction& instruction,
+                                               int64_t channel, int64_t from,
+                                               int64_t to) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (!error_.ok()) return error_;
+  const MailboxKey key(channel, from, to);
+  std::deque<Literal>& mailbox = mailboxes_[key];
+  if (mailbox.empty()) {
+    receivers_[to] = BlockedReceiver{key, instruction.name()};
+    ++waiting_;
+    CheckDeadlockLocked();
+    const auto deadline =
+        std::chrono::steady_clock::now() + absl::ToChronoNanoseconds(timeout_);
+    while (receivers_.count(to) != 0 && error_.ok()) {
+      if (changed_.wait_until(lock, deadline) == std::cv_status::timeout &&
+          receivers_.count(to) != 0 && error_.ok()) {
+        AbortLocked(absl::DeadlineExceededError(absl::StrCat(
+            "transfers timed out after ", absl::FormatDuration(timeout_), ": ",
+            DescribeWaitsLocked())));
+      }
+    }
+    if (receivers_.erase(to) != 0 || mailbox.empty()) return error_;
+  }
+  Literal value = std::move(mailbox.front());
+  mailbox.pop_front();
+  return value;
+}
+
 void CollectiveHub::DeviceFinished(int64_t device) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (device < 0 || device >= device_count() || finished_[device]) return;
@@ -114,6 +159,12 @@ std::string CollectiveHub::DescribeWaitsLocked() const {
         "device(s) ", absl::StrJoin(arrived, ","), " wait in ",
         std::get<0>(key)->name(), " (occurrence ", std::get<1>(key),
         ") for device(s) ", absl::StrJoin(missing, ",")));
+  }
+  for (const auto& [device, receiver] : receivers_) {
+    waits.push_back(
+        absl::StrCat("device ", device, " waits in ", receiver.instruction,
+                     " for a send on channel ", std::get<0>(receiver.key),
+                     " from device ", std::get<1>(receiver.key)));
   }
   std::vector<int64_t> finished;
   for (size_t d = 0; d < finished_.size(); ++d) {

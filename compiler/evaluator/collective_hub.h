@@ -16,6 +16,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -59,6 +60,15 @@ class CollectiveHub {
                                          absl::Span<const int64_t> participants,
                                          Literal contribution);
 
+  // Point-to-point transfers (send/recv between simulated devices). Post
+  // never blocks: it queues `value` on (channel, from, to). Receive blocks
+  // until a value is queued there and takes the oldest. A blocked receiver
+  // counts as waiting for the deadlock check, so a recv no running device
+  // can ever serve fails rather than hangs.
+  absl::Status Post(int64_t channel, int64_t from, int64_t to, Literal value);
+  absl::StatusOr<Literal> Receive(const Instruction& instruction,
+                                  int64_t channel, int64_t from, int64_t to);
+
   // The device has stopped (finished or failed): devices waiting for it
   // can no longer be served.
   void DeviceFinished(int64_t device);
@@ -82,6 +92,13 @@ class CollectiveHub {
     Contributions result;  // Set when complete.
   };
 
+  // (channel, from, to) of a point-to-point transfer.
+  using MailboxKey = std::tuple<int64_t, int64_t, int64_t>;
+  struct BlockedReceiver {
+    MailboxKey key;
+    std::string instruction;
+  };
+
   // Fails the hub when no running device can make progress.
   // The *Locked functions need mutex_ held.
   void CheckDeadlockLocked();
@@ -102,7 +119,12 @@ class CollectiveHub {
   std::vector<absl::flat_hash_map<const Instruction*, int64_t>> occurrences_;
   std::vector<bool> finished_;
   int64_t running_;
-  // Devices that have arrived at a rendezvous that is not complete.
+  // Values posted and not yet received.
+  std::map<MailboxKey, std::deque<Literal>> mailboxes_;
+  // Receivers blocked on an empty mailbox, by device.
+  std::map<int64_t, BlockedReceiver> receivers_;
+  // Devices that have arrived at a rendezvous that is not complete, or are
+  // blocked in Receive.
   int64_t waiting_ = 0;
   absl::Status error_;
 

@@ -14,6 +14,7 @@
 #include "compiler/evaluator/collective_participants.h"
 #include "compiler/evaluator/collective_permute.h"
 #include "compiler/evaluator/collective_util.h"
+#include "compiler/evaluator/dynamic_kernels.h"
 #include "compiler/evaluator/kernel.h"
 #include "compiler/ops/shape_inference.h"
 
@@ -285,15 +286,54 @@ absl::StatusOr<Literal> AllToAllKernel(
   return SingleOrTuple(std::move(results));
 }
 
+// The root rank of a dynamic-root collective-broadcast: element 0 of each
+// member's second operand (an integer array), which every member of the
+// group must give alike, in [0, group size).
+absl::StatusOr<int64_t> DynamicRoot(const Instruction& instruction,
+                                    const Gathered& gathered) {
+  const int64_t members = gathered.devices.size();
+  std::optional<int64_t> root;
+  for (int64_t m = 0; m < members; ++m) {
+    const Literal& value = gathered.Operand(m, 1);
+    if (!value.shape().IsArray() || !IsIntegralType(value.element_type()) ||
+        value.element_count() < 1) {
+      return KernelError(
+          instruction,
+          absl::StrCat("the root operand is ", value.shape().ToString(false),
+                       "; it must be an integer array holding "
+                       "the root's rank in its group"));
+    }
+    const int64_t rank = value.GetInt64(0);
+    if (root.has_value() && *root != rank) {
+      return KernelError(
+          instruction,
+          absl::StrCat("the members of a group give different roots: ", *root,
+                       " and ", rank, " (device ", gathered.devices[m], ")"));
+    }
+    root = rank;
+  }
+  if (*root < 0 || *root >= members) {
+    return KernelError(instruction, absl::StrCat("root rank ", *root,
+                                                 " is outside the "
+                                                 "group of ",
+                                                 members, " devices"));
+  }
+  return *root;
+}
+
 absl::StatusOr<Literal> CollectiveBroadcastKernel(
     const Instruction& instruction, absl::Span<const Literal* const> operands,
     EvalContext& context) {
   if (absl::Status rule = context.RuleShape(instruction).status(); !rule.ok())
     return rule;
-  if (operands.size() != 1) {
+  const bool* dynamic_root = instruction.attrs().Get<bool>("has_dynamic_root");
+  const bool has_root_operand = dynamic_root != nullptr && *dynamic_root;
+  if (operands.size() != (has_root_operand ? 2u : 1u)) {
     return KernelError(instruction,
-                       "the dynamic-root form (has_dynamic_root) is not "
-                       "supported by the evaluator");
+                       has_root_operand
+                           ? "has_dynamic_root=true needs a second operand "
+                             "holding the root's rank in its group"
+                           : "a second operand needs has_dynamic_root=true");
   }
   absl::StatusOr<std::optional<std::vector<int64_t>>> group =
       GroupDevices(instruction, context, /*has_flag=*/false);
@@ -303,8 +343,16 @@ absl::StatusOr<Literal> CollectiveBroadcastKernel(
   absl::StatusOr<Gathered> gathered =
       GatherOperands(instruction, operands, context, /*has_flag=*/false);
   if (!gathered.ok()) return gathered.status();
-  // The first member of the group is the source.
-  return gathered->Operand(0, 0);
+  // The spec: the first member of the group is the source. The dynamic-root
+  // form (XLA's GPU backend) reads the source's rank in the group from
+  // element 0 of the second operand.
+  int64_t root = 0;
+  if (has_root_operand) {
+    absl::StatusOr<int64_t> rank = DynamicRoot(instruction, *gathered);
+    if (!rank.ok()) return rank.status();
+    root = *rank;
+  }
+  return gathered->Operand(root, 0);
 }
 
 absl::StatusOr<Literal> CollectivePermuteKernel(
@@ -383,17 +431,25 @@ absl::StatusOr<Literal> PartitionIdKernel(const Instruction& instruction,
 }  // namespace
 
 void RegisterCollectiveKernels(KernelTable* table) {
-  table->Set(Opcode::kAllReduce, &AllReduceKernel);
-  table->Set(Opcode::kAllReduceStart, &AllReduceKernel);
+  table->Set(Opcode::kAllReduce,
+             &WithDynamicSizes<AllReduceKernel, RunCollectiveDynamic>);
+  table->Set(Opcode::kAllReduceStart,
+             &WithDynamicSizes<AllReduceKernel, RunCollectiveDynamic>);
   table->Set(Opcode::kAllReduceDone, &PassThroughDoneKernel);
-  table->Set(Opcode::kAllGather, &AllGatherKernel);
+  table->Set(Opcode::kAllGather,
+             &WithDynamicSizes<AllGatherKernel, RunCollectiveDynamic>);
   table->Set(Opcode::kAllGatherStart, &AllGatherStartKernel);
   table->Set(Opcode::kAllGatherDone, &ResultOfStartKernel);
-  table->Set(Opcode::kReduceScatter, &ReduceScatterKernel);
-  table->Set(Opcode::kAllToAll, &AllToAllKernel);
+  table->Set(Opcode::kReduceScatter,
+             &WithDynamicSizes<ReduceScatterKernel, RunCollectiveDynamic>);
+  table->Set(Opcode::kAllToAll,
+             &WithDynamicSizes<AllToAllKernel, RunCollectiveDynamic>);
   table->Set(Opcode::kRaggedAllToAll, &RaggedAllToAllKernel);
-  table->Set(Opcode::kCollectiveBroadcast, &CollectiveBroadcastKernel);
-  table->Set(Opcode::kCollectivePermute, &CollectivePermuteKernel);
+  table->Set(
+      Opcode::kCollectiveBroadcast,
+      &WithDynamicSizes<CollectiveBroadcastKernel, RunCollectiveDynamic>);
+  table->Set(Opcode::kCollectivePermute,
+             &WithDynamicSizes<CollectivePermuteKernel, RunCollectiveDynamic>);
   table->Set(Opcode::kCollectivePermuteStart, &CollectivePermuteStartKernel);
   table->Set(Opcode::kCollectivePermuteDone, &ResultOfStartKernel);
   table->Set(Opcode::kReplicaId, &ReplicaIdKernel);

@@ -126,10 +126,11 @@ absl::Status ApplyUpdatesFrom(const Instruction& instruction, int64_t device,
 absl::StatusOr<Literal> CollectivePermuteValue(
     const Instruction& instruction, absl::Span<const Literal* const> operands,
     EvalContext& context) {
+  if (operands.size() == 4) {
+    return CollectivePermuteInPlaceValue(instruction, operands, context);
+  }
   if (operands.size() != 1) {
-    return KernelError(instruction,
-                       "the four-operand (in-place, offsets) form is not "
-                       "supported by the evaluator");
+    return KernelError(instruction, "collective-permute takes 1 or 4 operands");
   }
   const PermuteDomain domain = PermuteDomainOf(instruction, context);
   const bool simulated = context.collectives() != nullptr;

@@ -13,9 +13,16 @@ namespace kiln {
 namespace eval {
 
 // The value collective-permute's target receives: the operand of the
-// source paired with this device, zeros when no pair targets it. Only the
-// one-operand form.
+// source paired with this device, zeros when no pair targets it; the
+// four-operand form goes to CollectivePermuteInPlaceValue.
 absl::StatusOr<Literal> CollectivePermuteValue(
+    const Instruction& instruction, absl::Span<const Literal* const> operands,
+    EvalContext& context);
+
+// The four-operand in-place form (input, output, input_start_indices,
+// output_start_indices; collective_permute_in_place.cc): this device's
+// output buffer after the slices its sources send have been written in.
+absl::StatusOr<Literal> CollectivePermuteInPlaceValue(
     const Instruction& instruction, absl::Span<const Literal* const> operands,
     EvalContext& context);
 

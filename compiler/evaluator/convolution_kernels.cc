@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/evaluator/dynamic_kernels.h"
 #include "compiler/evaluator/kernel.h"
 #include "compiler/evaluator/linalg_common.h"
 #include "compiler/ir/attributes.h"
@@ -225,7 +226,8 @@ absl::StatusOr<Literal> ConvolutionKernel(
 }  // namespace
 
 void RegisterConvolutionKernels(KernelTable* table) {
-  table->Set(Opcode::kConvolution, &ConvolutionKernel);
+  table->Set(Opcode::kConvolution,
+             &WithDynamicSizes<ConvolutionKernel, RunConvolutionDynamic>);
 }
 
 }  // namespace eval

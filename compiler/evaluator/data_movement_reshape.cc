@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/evaluator/data_movement_copy.h"
 #include "compiler/evaluator/data_movement_dynamic.h"
+#include "compiler/evaluator/data_movement_tiled.h"
 #include "compiler/evaluator/kernel.h"
 #include "compiler/evaluator/typed.h"
 
@@ -58,12 +59,6 @@ absl::StatusOr<std::vector<int64_t>> MajorToMinor(
     return order;
   }
   const Layout& layout = shape.layout();
-  if (!layout.tiles.empty()) {
-    return KernelError(instruction,
-                       absl::StrCat("bitcast through the tiled layout of ",
-                                    shape.ToString(true),
-                                    " is not supported by the evaluator"));
-  }
   const std::vector<int64_t>& m2m = layout.minor_to_major();
   std::vector<bool> seen(shape.rank(), false);
   for (auto it = m2m.rbegin(); it != m2m.rend(); ++it) {
@@ -125,6 +120,53 @@ void NormalizeBits(Literal& literal) {
   }
 }
 
+bool HasTiles(const Shape& shape) {
+  return shape.IsArray() && shape.has_layout() && !shape.layout().tiles.empty();
+}
+
+// bitcast through tiled layouts: the operand's elements are placed at
+// their memory slots (tiled_layout.md; the padding of partial tiles is
+// zero, which the spec leaves unspecified), and the result's elements are
+// read from theirs. Both must take the same number of bytes in memory.
+absl::Status TiledBitcast(const Instruction& instruction, const Literal& in,
+                          const Shape& in_shape, const Shape& out_shape,
+                          EvalContext& context, Literal& out) {
+  absl::StatusOr<PhysicalMap> from = TiledPhysicalMap(instruction, in_shape);
+  if (!from.ok()) return from.status();
+  absl::StatusOr<PhysicalMap> to = TiledPhysicalMap(instruction, out_shape);
+  if (!to.ok()) return to.status();
+  const int64_t in_bytes = ElementBytes(in.element_type());
+  const int64_t out_bytes = ElementBytes(out.element_type());
+  if (from->size * in_bytes != to->size * out_bytes) {
+    return KernelError(
+        instruction,
+        absl::StrCat("cannot bitcast ", in_shape.ToString(true), " (",
+                     from->size * in_bytes, " bytes in memory) to ",
+                     out_shape.ToString(true), " (", to->size * out_bytes,
+                     " bytes)"));
+  }
+  if (from->size * in_bytes > context.options().max_literal_bytes) {
+    return KernelError(
+        instruction,
+        absl::StrCat("the tiled buffer of ", in_shape.ToString(true), " takes ",
+                     from->size * in_bytes,
+                     " bytes, over the "
+                     "evaluator's memory cap"));
+  }
+  std::vector<uint8_t> memory(static_cast<size_t>(from->size * in_bytes), 0);
+  const uint8_t* source = in.data().data();
+  for (size_t i = 0; i < from->position.size(); ++i) {
+    std::memcpy(memory.data() + from->position[i] * in_bytes,
+                source + i * in_bytes, in_bytes);
+  }
+  uint8_t* target = out.mutable_data().data();
+  for (size_t i = 0; i < to->position.size(); ++i) {
+    std::memcpy(target + i * out_bytes,
+                memory.data() + to->position[i] * out_bytes, out_bytes);
+  }
+  return absl::OkStatus();
+}
+
 // bitcast: the operand's bytes in its physical order (its layout), read
 // back in the result's physical order. With default layouts on both sides
 // this is a reshape.
@@ -135,7 +177,10 @@ absl::StatusOr<Literal> BitcastKernel(const Instruction& instruction,
   if (!in.ok()) return in.status();
   absl::StatusOr<Literal> out = NewBoundedResult(instruction, context);
   if (!out.ok()) return out.status();
-  if (!out->shape().IsArray() || out->data().size() != (*in)->data().size() ||
+  const bool tiled = HasTiles(instruction.shape()) ||
+                     HasTiles(instruction.operand(0)->shape());
+  if (!out->shape().IsArray() ||
+      (!tiled && out->data().size() != (*in)->data().size()) ||
       !BitcastableTypes((*in)->element_type(), out->element_type())) {
     return KernelError(instruction,
                        absl::StrCat("cannot bitcast ",
@@ -152,6 +197,13 @@ absl::StatusOr<Literal> BitcastKernel(const Instruction& instruction,
   Shape out_layout_shape = out->shape();
   if (instruction.shape().has_layout()) {
     out_layout_shape.set_layout(instruction.shape().layout());
+  }
+  if (tiled) {
+    absl::Status moved = TiledBitcast(instruction, **in, in_layout_shape,
+                                      out_layout_shape, context, *out);
+    if (!moved.ok()) return moved;
+    if (out->element_type() != (*in)->element_type()) NormalizeBits(*out);
+    return out;
   }
   absl::StatusOr<PhysicalOrder> from =
       PhysicalOrderOf(instruction, in_layout_shape);

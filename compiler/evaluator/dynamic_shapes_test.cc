@@ -171,28 +171,22 @@ TEST(DynamicSizeTest, SortOrdersOnlyTheValidElements) {
             "f32[<=5](3) {1, 2, 3}");
 }
 
-TEST(DynamicSizeTest, ReduceWindowWithAStaticResultReadsTheBoundedArray) {
-  // Kiln's shape rule gives reduce-window a static result, which has no
-  // room for the 2 windows of the 3 valid elements: the kernel then runs
-  // on the bounded array, as for a static operand.
+TEST(DynamicSizeTest, ReduceWindowWindowsOverTheValidElements) {
+  // The shape rule keeps the dynamic dimension (as XLA's inference does):
+  // 2 windows over the 3 valid elements.
   EXPECT_EQ(Eval({"f32[5]"},
                  WithSize("f32[<=5]", 0, 3,
                           "z = f32[] constant(0)\n"
-                          "  ROOT r = f32[4] reduce-window(d, z), "
+                          "  ROOT r = f32[<=4] reduce-window(d, z), "
                           "window={size=2}, to_apply=add"),
                  {"f32[5] {1, 2, 3, 100, 1000}"}, kAdd),
-            "f32[4] {3, 5, 103, 1100}");
+            "f32[<=4](2) {3, 5}");
 }
 
 TEST(DynamicSizeTest, SlicesReadTheBoundedArray) {
-  // Kiln's shape rules make slice and dynamic-slice results static, so the
-  // sizes are dropped and the bounded array is read, padding included (as
-  // XLA does for a partial slice, whose dynamic size it drops).
-  EXPECT_EQ(Eval({"f32[2,4]"},
-                 WithSize("f32[2,<=4]", 1, 2,
-                          "ROOT r = f32[1,4] slice(d), slice={[1:2], [0:4]}"),
-                 {kMatrix}),
-            "f32[1,4] { { 3, 4, 100, 1000 } }");
+  // A partial slice drops the size and reads the bounded array, padding
+  // included (as XLA does); a whole dynamic dimension keeps its size
+  // (dynamic_kernels_test.cc).
   EXPECT_EQ(Eval({"f32[4]"},
                  WithSize("f32[<=4]", 0, 2,
                           "ROOT r = f32[2] slice(d), slice={[1:3]}"),
@@ -200,11 +194,11 @@ TEST(DynamicSizeTest, SlicesReadTheBoundedArray) {
             "f32[2] {2, 100}");
   EXPECT_EQ(Eval({"f32[2,4]"},
                  WithSize("f32[2,<=4]", 1, 2,
-                          "i = s32[] constant(1)\n  j = s32[] constant(0)\n"
-                          "  ROOT r = f32[1,4] dynamic-slice(d, i, j), "
-                          "dynamic_slice_sizes={1,4}"),
+                          "i = s32[] constant(1)\n  j = s32[] constant(1)\n"
+                          "  ROOT r = f32[1,3] dynamic-slice(d, i, j), "
+                          "dynamic_slice_sizes={1,3}"),
                  {kMatrix}),
-            "f32[1,4] { { 3, 4, 100, 1000 } }");
+            "f32[1,3] { { 4, 100, 1000 } }");
   // A slice that keeps its operand's dynamic size: the whole dynamic
   // dimension of a dynamic-update-slice's operand.
   EXPECT_EQ(Eval({"f32[4]"},

@@ -82,6 +82,22 @@ absl::StatusOr<BroadcastPlan> PlanBroadcast(
   absl::Status arrays = CheckArrayOperands(instruction, operands);
   if (!arrays.ok()) return arrays;
   BroadcastPlan plan;
+  // The common case, operands of one shape (every per-element call of a
+  // combiner or comparator is one): nothing to broadcast.
+  if (!operands.empty() && !instruction.attrs().Has("broadcast_dimensions")) {
+    const std::vector<int64_t>& dims = operands[0]->shape().dimensions();
+    bool same = true;
+    for (const Literal* operand : operands) {
+      same = same && operand->shape().dimensions() == dims;
+    }
+    if (same) {
+      plan.result_dims = dims;
+      for (int64_t size : dims) plan.result_count *= size;
+      plan.strides.assign(operands.size(), RowMajorStrides(dims));
+      plan.same_shape.assign(operands.size(), true);
+      return plan;
+    }
+  }
   size_t top = 0;
   for (size_t k = 1; k < operands.size(); ++k) {
     if (operands[k]->shape().rank() > operands[top]->shape().rank()) top = k;

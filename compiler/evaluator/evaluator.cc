@@ -10,6 +10,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
+#include "compiler/evaluator/data_movement_copy.h"
 #include "compiler/evaluator/kernel.h"
 #include "compiler/ops/shape_inference.h"
 
@@ -78,6 +79,13 @@ absl::StatusOr<Shape> EvalContext::RuleShape(const Instruction& instruction) {
 
 absl::StatusOr<Literal> EvalContext::NewLiteral(const Instruction& instruction,
                                                 const Shape& shape) {
+  // A bounded dynamic shape is held at its bounds (docs/evaluator_dynamic.md);
+  // the kernel sets the sizes.
+  if (!shape.is_static()) {
+    absl::StatusOr<Shape> bounded = BoundedShape(instruction, shape);
+    if (!bounded.ok()) return bounded.status();
+    return NewLiteral(instruction, *bounded);
+  }
   absl::StatusOr<Literal> literal =
       Literal::Create(shape, options_.max_literal_bytes);
   if (!literal.ok()) {
@@ -89,7 +97,7 @@ absl::StatusOr<Literal> EvalContext::NewLiteral(const Instruction& instruction,
   return literal;
 }
 
-absl::StatusOr<const EvalContext::Plan*> EvalContext::PlanFor(
+absl::StatusOr<EvalContext::Plan*> EvalContext::PlanFor(
     const Computation& computation) {
   auto it = plans_.find(&computation);
   if (it != plans_.end()) return it->second.get();
@@ -120,6 +128,7 @@ absl::StatusOr<const EvalContext::Plan*> EvalContext::PlanFor(
       ++plan->uses[found->second];
     }
     plan->operand_slots.push_back(std::move(slots));
+    plan->kernels.push_back(Kernels().Find(instruction->opcode()));
   }
   auto root = slot_of.find(computation.root());
   if (root == slot_of.end()) {
@@ -127,7 +136,7 @@ absl::StatusOr<const EvalContext::Plan*> EvalContext::PlanFor(
         "computation ", computation.name(), ": ROOT is not in its order"));
   }
   plan->root_slot = root->second;
-  const Plan* raw = plan.get();
+  Plan* raw = plan.get();
   plans_.emplace(&computation, std::move(plan));
   return raw;
 }
@@ -146,7 +155,7 @@ absl::StatusOr<Literal> EvalContext::Call(
                      computation.parameters().size(), " arguments but got ",
                      arguments.size()));
   }
-  absl::StatusOr<const Plan*> plan = PlanFor(computation);
+  absl::StatusOr<Plan*> plan = PlanFor(computation);
   if (!plan.ok()) return plan.status();
   ++call_depth_;
   absl::StatusOr<Literal> result = RunPlan(**plan, arguments);
@@ -175,14 +184,38 @@ absl::Status EvalContext::BindParameter(
 }
 
 absl::StatusOr<Literal> EvalContext::RunPlan(
-    const Plan& plan, absl::Span<const Literal* const> arguments) {
+    Plan& plan, absl::Span<const Literal* const> arguments) {
+  // Take a spare frame (a run of the same plan nested inside this one, if
+  // any, takes another) and give it back afterwards, emptied.
+  std::unique_ptr<Frame> frame;
+  if (plan.spare_frames.empty()) {
+    frame = std::make_unique<Frame>();
+    frame->values.resize(plan.order.size());
+    frame->owned.resize(plan.order.size());
+  } else {
+    frame = std::move(plan.spare_frames.back());
+    plan.spare_frames.pop_back();
+  }
+  absl::StatusOr<Literal> result = RunFrame(plan, *frame, arguments);
+  for (size_t i = 0; i < frame->owned.size(); ++i) {
+    if (frame->values[i] == &frame->owned[i]) frame->owned[i] = Literal();
+    frame->values[i] = nullptr;
+  }
+  plan.spare_frames.push_back(std::move(frame));
+  return result;
+}
+
+absl::StatusOr<Literal> EvalContext::RunFrame(
+    const Plan& plan, Frame& frame,
+    absl::Span<const Literal* const> arguments) {
   const size_t count = plan.order.size();
-  // values[i] is slot i's value: an argument, or owned[i]. Sized once, so
-  // the pointers into `owned` stay valid.
-  std::vector<const Literal*> values(count, nullptr);
-  std::vector<Literal> owned(count);
-  std::vector<int32_t> uses_left = plan.uses;
-  std::vector<const Literal*> operands;
+  // values[i] is slot i's value: an argument, or owned[i]. Sized once per
+  // frame, so the pointers into `owned` stay valid.
+  std::vector<const Literal*>& values = frame.values;
+  std::vector<Literal>& owned = frame.owned;
+  frame.uses_left.assign(plan.uses.begin(), plan.uses.end());
+  std::vector<int32_t>& uses_left = frame.uses_left;
+  std::vector<const Literal*>& operands = frame.operands;
   for (size_t i = 0; i < count; ++i) {
     const Instruction& instruction = *plan.order[i];
     if (instruction.opcode() == Opcode::kParameter) {
@@ -194,7 +227,7 @@ absl::StatusOr<Literal> EvalContext::RunPlan(
     }
     operands.clear();
     for (int32_t slot : plan.operand_slots[i]) operands.push_back(values[slot]);
-    const Kernel kernel = Kernels().Find(instruction.opcode());
+    const Kernel kernel = plan.kernels[i];
     if (kernel == nullptr) {
       return absl::UnimplementedError(absl::StrCat(
           instruction.location.ToString(),
@@ -214,7 +247,8 @@ absl::StatusOr<Literal> EvalContext::RunPlan(
     values[i] = &owned[i];
     // Free each operand's value after its last use (the ROOT's is kept).
     for (int32_t slot : plan.operand_slots[i]) {
-      if (--uses_left[slot] == 0 && slot != plan.root_slot) {
+      if (--uses_left[slot] == 0 && slot != plan.root_slot &&
+          values[slot] == &owned[slot]) {
         owned[slot] = Literal();
         values[slot] = nullptr;
       }

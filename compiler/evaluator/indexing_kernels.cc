@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/evaluator/data_movement_copy.h"
 #include "compiler/evaluator/data_movement_dynamic.h"
+#include "compiler/evaluator/dynamic_kernels.h"
 #include "compiler/evaluator/indexing_dims.h"
 #include "compiler/evaluator/kernel.h"
 
@@ -287,7 +288,8 @@ void RegisterIndexingKernels(KernelTable* table) {
              &KeepWholeDimensionSizes<DynamicSliceKernel>);
   table->Set(Opcode::kDynamicUpdateSlice,
              &KeepWholeDimensionSizes<DynamicUpdateSliceKernel>);
-  table->Set(Opcode::kGather, &GatherKernel);
+  table->Set(Opcode::kGather,
+             &WithDynamicSizes<GatherKernel, RunGatherDynamic>);
   RegisterScatterKernel(table);
 }
 

@@ -13,6 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/evaluator/data_movement_copy.h"
+#include "compiler/evaluator/dynamic_kernels.h"
 #include "compiler/evaluator/indexing_dims.h"
 #include "compiler/evaluator/kernel.h"
 
@@ -233,7 +234,8 @@ absl::StatusOr<Literal> ScatterKernel(const Instruction& instruction,
 }  // namespace
 
 void RegisterScatterKernel(KernelTable* table) {
-  table->Set(Opcode::kScatter, &ScatterKernel);
+  table->Set(Opcode::kScatter,
+             &WithDynamicSizes<ScatterKernel, RunScatterDynamic>);
 }
 
 }  // namespace eval

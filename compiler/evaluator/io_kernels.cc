@@ -3,7 +3,9 @@
 //                       EvalOptions::outfeed (a vector the caller drains)
 //   send/recv (+ done)  EvalState::channels of the device, by channel_id:
 //                       send appends, recv takes the oldest value; a recv
-//                       with nothing sent is an error, never a wait
+//                       with nothing sent is an error, never a wait. With
+//                       _xla_send_recv_source_target_pairs under
+//                       EvaluateReplicated: between devices (io_transfers.h)
 //   custom-call         the callback registered for custom_call_target in
 //                       EvalOptions::custom_calls (else the global
 //                       registry)
@@ -18,6 +20,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "compiler/evaluator/collective_hub.h"
+#include "compiler/evaluator/io_transfers.h"
 #include "compiler/evaluator/kernel.h"
 
 namespace kiln {
@@ -116,7 +119,18 @@ absl::StatusOr<Literal> SendKernel(const Instruction& instruction,
                                    EvalContext& context) {
   absl::StatusOr<int64_t> channel = ChannelOf(instruction);
   if (!channel.ok()) return channel.status();
-  context.state().channels[*channel].push_back(*operands[0]);
+  absl::StatusOr<std::optional<TransferPairs>> pairs =
+      CrossDevicePairs(instruction, context);
+  if (!pairs.ok()) return pairs.status();
+  if (pairs->has_value()) {
+    if (absl::Status s = SendToDevices(instruction, context, **pairs, *channel,
+                                       *operands[0]);
+        !s.ok()) {
+      return s;
+    }
+  } else {
+    context.state().channels[*channel].push_back(*operands[0]);
+  }
   return TransferContext(instruction, context, *operands[0]);
 }
 
@@ -127,6 +141,17 @@ absl::StatusOr<Literal> RecvKernel(const Instruction& instruction,
   if (!channel.ok()) return channel.status();
   absl::StatusOr<Shape> data_shape = DeclaredData(instruction);
   if (!data_shape.ok()) return data_shape.status();
+  absl::StatusOr<std::optional<TransferPairs>> pairs =
+      CrossDevicePairs(instruction, context);
+  if (!pairs.ok()) return pairs.status();
+  if (pairs->has_value()) {
+    // Between devices the data arrive at recv-done (the spec orders
+    // Recv before Send before RecvDone, so recv must not wait).
+    absl::StatusOr<Literal> placeholder =
+        context.NewLiteral(instruction, *data_shape);
+    if (!placeholder.ok()) return placeholder.status();
+    return TransferContext(instruction, context, *std::move(placeholder));
+  }
   auto it = context.state().channels.find(*channel);
   if (it == context.state().channels.end() || it->second.empty()) {
     return KernelError(instruction,
@@ -166,6 +191,21 @@ absl::StatusOr<Literal> RecvDoneKernel(
   }
   absl::StatusOr<Literal> token = Token(instruction, context);
   if (!token.ok()) return token;
+  // A recv between devices (io_transfers.h) is served here.
+  const Instruction& recv = *instruction.operand(0);
+  if (recv.opcode() == Opcode::kRecv) {
+    absl::StatusOr<std::optional<TransferPairs>> pairs =
+        CrossDevicePairs(recv, context);
+    if (!pairs.ok()) return pairs.status();
+    if (pairs->has_value()) {
+      absl::StatusOr<int64_t> channel = ChannelOf(recv);
+      if (!channel.ok()) return channel.status();
+      absl::StatusOr<Literal> data = ReceiveFromDevice(
+          recv, context, **pairs, *channel, elements[0].shape());
+      if (!data.ok()) return data.status();
+      return Literal::Tuple({*std::move(data), *std::move(token)});
+    }
+  }
   return Literal::Tuple({elements[0], *std::move(token)});
 }
 

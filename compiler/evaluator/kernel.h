@@ -47,6 +47,13 @@ struct EvalState {
   absl::flat_hash_map<int64_t, std::deque<Literal>> channels;
 };
 
+class EvalContext;
+
+// Computes `instruction`'s value. `operands[i]` is operand i's value.
+using Kernel = absl::StatusOr<Literal> (*)(
+    const Instruction& instruction, absl::Span<const Literal* const> operands,
+    EvalContext& context);
+
 class EvalContext {
  public:
   EvalContext(const Module& module, const EvalOptions& options,
@@ -82,6 +89,15 @@ class EvalContext {
   }
 
  private:
+  // The working storage of one run of a plan. Runs of the same plan
+  // (per-element calls of a combiner or comparator) reuse frames instead of
+  // allocating them anew; nested runs take another frame.
+  struct Frame {
+    std::vector<const Literal*> values;
+    std::vector<Literal> owned;
+    std::vector<int32_t> uses_left;
+    std::vector<const Literal*> operands;
+  };
   // A computation prepared once per context: its instructions in
   // dependence order, each operand as an index into that order, and how
   // many times each value is used (so it can be freed after its last use).
@@ -90,11 +106,16 @@ class EvalContext {
     std::vector<const Instruction*> order;
     std::vector<std::vector<int32_t>> operand_slots;
     std::vector<int32_t> uses;
+    // Each instruction's kernel, looked up once (null: none registered).
+    std::vector<Kernel> kernels;
     int32_t root_slot = 0;
+    std::vector<std::unique_ptr<Frame>> spare_frames;
   };
-  absl::StatusOr<const Plan*> PlanFor(const Computation& computation);
-  absl::StatusOr<Literal> RunPlan(const Plan& plan,
+  absl::StatusOr<Plan*> PlanFor(const Computation& computation);
+  absl::StatusOr<Literal> RunPlan(Plan& plan,
                                   absl::Span<const Literal* const> arguments);
+  absl::StatusOr<Literal> RunFrame(const Plan& plan, Frame& frame,
+                                   absl::Span<const Literal* const> arguments);
   absl::Status BindParameter(const Instruction& parameter,
                              absl::Span<const Literal* const> arguments,
                              const Literal** value);
@@ -113,11 +134,6 @@ class EvalContext {
 // unknown). Every kernel error goes through this.
 absl::Status KernelError(const Instruction& instruction,
                          absl::string_view message);
-
-// Computes `instruction`'s value. `operands[i]` is operand i's value.
-using Kernel = absl::StatusOr<Literal> (*)(
-    const Instruction& instruction, absl::Span<const Literal* const> operands,
-    EvalContext& context);
 
 class KernelTable {
  public:

@@ -128,6 +128,13 @@ absl::StatusOr<Literal> TypedScaledDot(
   std::vector<A> rhs_values = ReadConverted<T>(rhs);
   ApplyScale<T>(lhs_values, lhs.shape(), *operands[2]);
   ApplyScale<T>(rhs_values, rhs.shape(), *operands[3]);
+  // Global scales (operands 4 and 5, scalars) multiply every element of
+  // their side, after its block scale: dot(a * s * g, b * t * h) equals
+  // dot(a * s, b * t) * g * h.
+  if (operands.size() == 6) {
+    ApplyScale<T>(lhs_values, lhs.shape(), *operands[4]);
+    ApplyScale<T>(rhs_values, rhs.shape(), *operands[5]);
+  }
   const std::vector<A> lhs_c =
       Transposed(lhs_values, lhs.shape().dimensions(),
                  Joined({plan.lhs_batch, plan.lhs_free, plan.lhs_contracting}));
@@ -148,11 +155,22 @@ absl::StatusOr<Literal> ScaledDotKernel(
   absl::Status ok = CheckLinalgShapeRule(instruction, context);
   if (ok.ok()) ok = CheckArrayResult(instruction);
   if (!ok.ok()) return ok;
-  if (operands.size() != 4) {
+  if (operands.size() != 4 && operands.size() != 6) {
     return KernelError(instruction,
-                       "scaled-dot with global scale operands (more than 4 "
-                       "operands) is not supported by the reference "
-                       "evaluator");
+                       "scaled-dot takes lhs, rhs, lhs_scale, rhs_scale and "
+                       "optionally lhs_global_scale, rhs_global_scale");
+  }
+  for (size_t i = 4; i < operands.size(); ++i) {
+    if (!operands[i]->shape().IsArray() || !operands[i]->shape().IsScalar() ||
+        !IsArrayType(operands[i]->element_type()) ||
+        operands[i]->element_type() == ElementType::kPred) {
+      return KernelError(
+          instruction,
+          absl::StrCat("global scale operand ", i, " is ",
+                       operands[i]->shape().ToString(false),
+                       ", expected a numeric scalar (operation_semantics.md, "
+                       "ScaledDot)"));
+    }
   }
   return DispatchByComputeType(instruction.shape().element_type(),
                                [&](auto tag) -> absl::StatusOr<Literal> {

@@ -401,6 +401,30 @@ TEST(ScaledDotKernelTest, BlockAndScalarScales) {
             "f32[1,1] {{1460}}");
 }
 
+TEST(ScaledDotKernelTest, GlobalScalesMultiplyTheResult) {
+  // The block-scaled product of BlockAndScalarScales, 1460, times the
+  // global scales 0.5 (lhs) and 3 (rhs): 2190.
+  const std::string hlo = EntryModule(
+      {"f32[1,4]", "f32[4,1]", "f32[1,2]", "f32[]", "f32[]", "f32[]"},
+      "ROOT r = f32[1,1] scaled-dot(p0, p1, p2, p3, p4, p5), "
+      "lhs_contracting_dims={1}, rhs_contracting_dims={0}");
+  EXPECT_EQ(
+      RunToCompactText(
+          hlo, {"f32[1,4] {{1, 2, 3, 4}}", "f32[4,1] {{1}, {1}, {1}, {1}}",
+                "f32[1,2] {{10, 100}}", "f32[] 2", "f32[] 0.5", "f32[] 3"}),
+      "f32[1,1] {{2190}}");
+  // A global scale must be a scalar.
+  const std::string bad = EntryModule(
+      {"f32[1,4]", "f32[4,1]", "f32[1,2]", "f32[]", "f32[2]", "f32[]"},
+      "ROOT r = f32[1,1] scaled-dot(p0, p1, p2, p3, p4, p5), "
+      "lhs_contracting_dims={1}, rhs_contracting_dims={0}");
+  const std::string error = RunToCompactText(
+      bad, {"f32[1,4] {{1, 2, 3, 4}}", "f32[4,1] {{1}, {1}, {1}, {1}}",
+            "f32[1,2] {{10, 100}}", "f32[] 2", "f32[2] {1, 1}", "f32[] 3"});
+  EXPECT_TRUE(absl::StrContains(error, "global scale operand 4 is f32[2]"))
+      << error;
+}
+
 TEST(ScaledDotKernelTest, Fp8OperandsWithE8m0Scales) {
   // Blocks of 32 along k: 32 * (1.5 * 4) * (2 * 0.5) = 192.
   std::string lhs = "f8e4m3fn[1,32] {{1.5";

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/evaluator/data_movement_dynamic.h"
+#include "compiler/evaluator/dynamic_kernels.h"
 #include "compiler/evaluator/kernel.h"
 #include "compiler/evaluator/reduction_fast_path.h"
 #include "compiler/evaluator/reduction_internal.h"
@@ -161,7 +162,9 @@ void RegisterReductionKernels(KernelTable* table) {
   table->Set(Opcode::kReduce, &OnValidElements<ReduceKernel>);
   table->Set(Opcode::kMap, &OnValidElements<MapKernel>);
   table->Set(Opcode::kReduceWindow, &OnValidElements<ReduceWindowKernel>);
-  table->Set(Opcode::kSelectAndScatter, &SelectAndScatterKernel);
+  table->Set(
+      Opcode::kSelectAndScatter,
+      &WithDynamicSizes<SelectAndScatterKernel, RunSelectAndScatterDynamic>);
   table->Set(Opcode::kSort, &OnValidElements<SortKernel>);
   table->Set(Opcode::kTopK, &OnValidElements<TopKKernel>);
   table->Set(Opcode::kScan, &OnValidElements<ScanKernel>);

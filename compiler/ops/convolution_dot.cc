@@ -66,6 +66,38 @@ absl::Status CheckAllLabels(const Instruction& instruction,
   return ok;
 }
 
+// Dynamic dimensions Kiln (like XLA's dynamic dimension inference,
+// HandleConvolution) can carry: the input batch, and the contracted input
+// and kernel input features. Dynamic spatial dimensions and a dynamic
+// kernel output feature are refused, as XLA refuses them.
+absl::Status CheckDynamicDims(const Instruction& instruction,
+                              const ConvolutionDimensionNumbers& dn,
+                              const Shape& lhs, const Shape& rhs) {
+  for (int64_t d = 0; d < lhs.rank(); ++d) {
+    if (lhs.is_dynamic_dimension(d) && d != dn.input_batch_dimension &&
+        d != dn.input_feature_dimension) {
+      return RuleError(instruction,
+                       absl::StrCat("lhs ", ShapeText(lhs),
+                                    " has a dynamic spatial "
+                                    "dimension ",
+                                    d,
+                                    "; only the batch and the input "
+                                    "feature may be dynamic"),
+                       kConv);
+    }
+  }
+  for (int64_t d = 0; d < rhs.rank(); ++d) {
+    if (rhs.is_dynamic_dimension(d) && d != dn.kernel_input_feature_dimension) {
+      return RuleError(
+          instruction,
+          absl::StrCat("rhs ", ShapeText(rhs), " has a dynamic dimension ", d,
+                       "; only the kernel's input feature may be dynamic"),
+          kConv);
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<int64_t> GroupCount(const Instruction& instruction,
                                    absl::string_view name) {
   const int64_t* value = instruction.attrs().Get<int64_t>(name);
@@ -146,15 +178,8 @@ absl::StatusOr<Shape> ConvolutionShape(const Instruction& instruction,
   if (dn == nullptr) {
     return RuleError(instruction, "missing dim_labels=", kConv);
   }
-  if (!lhs.is_static() || !rhs.is_static()) {
-    return RuleError(
-        instruction,
-        absl::StrCat("lhs ", ShapeText(lhs), " or rhs ", ShapeText(rhs),
-                     " has a dynamic dimension; Kiln infers "
-                     "convolutions of static shapes only"),
-        kConv);
-  }
   absl::Status ok = CheckAllLabels(instruction, *dn, lhs, rhs);
+  if (ok.ok()) ok = CheckDynamicDims(instruction, *dn, lhs, rhs);
   if (!ok.ok()) return ok;
   absl::StatusOr<int64_t> feature_groups =
       GroupCount(instruction, "feature_group_count");
@@ -169,6 +194,15 @@ absl::StatusOr<Shape> ConvolutionShape(const Instruction& instruction,
   if (!window.ok()) return window.status();
   std::vector<int64_t> dims(lhs.rank());
   std::vector<bool> dynamic(lhs.rank(), false);
+  // A dynamic batch passes to the output batch (XLA's dynamic dimension
+  // inference, HandleConvolution); dynamic features are contracted.
+  dynamic[dn->output_batch_dimension] =
+      lhs.is_dynamic_dimension(dn->input_batch_dimension);
+  if (dynamic[dn->output_batch_dimension] && *batch_groups != 1) {
+    return RuleError(instruction,
+                     "a dynamic batch dimension needs batch_group_count=1",
+                     kConv);
+  }
   for (int64_t i = 0; i < spatial; ++i) {
     const WindowDimension& wd = window->dimensions[i];
     const int64_t kernel_size = rhs.dimension(dn->kernel_spatial_dimensions[i]);

@@ -236,14 +236,31 @@ TEST(ConvolutionShapeTest, NegativePaddingAndBaseDilation) {
             "f32[1,4,7,8]");
 }
 
-TEST(ConvolutionShapeTest, RejectsDynamicOperands) {
-  const std::string hlo = R"(HloModule m
+TEST(ConvolutionShapeTest, DynamicBatchAndFeaturesOnly) {
+  // A dynamic batch stays dynamic; dynamic input features are contracted.
+  EXPECT_EQ(*InferText(R"(HloModule m
 ENTRY e {
-  img = f32[<=2,8,8,4] parameter(0)
+  img = f32[<=2,8,8,<=4] parameter(0)
+  ker = f32[3,3,<=4,8] parameter(1)
+  ROOT out = f32[<=2,6,6,8] convolution(img, ker), window={size=3x3}, dim_labels=b01f_01io->b01f
+})"),
+            "f32[<=2,6,6,8]");
+  // Dynamic spatial dimensions and output features are refused, as XLA's
+  // dynamic dimension inference refuses them.
+  EXPECT_THAT(InferError(R"(HloModule m
+ENTRY e {
+  img = f32[2,<=8,8,4] parameter(0)
   ker = f32[3,3,4,8] parameter(1)
   ROOT out = f32[2,6,6,8] convolution(img, ker), window={size=3x3}, dim_labels=b01f_01io->b01f
-})";
-  EXPECT_THAT(InferError(hlo), HasSubstr("has a dynamic dimension"));
+})"),
+              HasSubstr("has a dynamic spatial dimension 1"));
+  EXPECT_THAT(InferError(R"(HloModule m
+ENTRY e {
+  img = f32[2,8,8,4] parameter(0)
+  ker = f32[3,3,4,<=8] parameter(1)
+  ROOT out = f32[2,6,6,8] convolution(img, ker), window={size=3x3}, dim_labels=b01f_01io->b01f
+})"),
+              HasSubstr("only the kernel's input feature may be dynamic"));
 }
 
 TEST(DotShapeTest, UnboundedDimensionsAreCompatible) {

@@ -113,8 +113,59 @@ absl::StatusOr<Shape> DynamicReshapeShape(const Instruction& instruction,
   return WithElementType(out, out.element_type());
 }
 
-// A bitcast reinterprets the same bytes: the declared shape must have the
-// operand's byte size.
+// The bytes `shape` takes in memory: its byte size, or under a tiled layout
+// (tiled_layout.md) the size of its tiled buffer, partial tiles padded. A
+// tile that cannot apply leaves the plain byte size (the evaluator reports
+// the bad tile).
+absl::StatusOr<int64_t> MemoryBytes(const Shape& shape) {
+  absl::StatusOr<int64_t> bytes = shape.ByteSize();
+  absl::StatusOr<int64_t> count = shape.ElementCount();
+  if (!bytes.ok() || !count.ok() || *count == 0 || !shape.has_layout() ||
+      shape.layout().tiles.empty()) {
+    return bytes;
+  }
+  std::vector<int64_t> dims;
+  const std::vector<int64_t>& m2m = shape.layout().minor_to_major();
+  if (static_cast<int64_t>(m2m.size()) != shape.rank()) return bytes;
+  for (auto it = m2m.rbegin(); it != m2m.rend(); ++it) {
+    if (*it < 0 || *it >= shape.rank()) return bytes;
+    dims.push_back(shape.dimension(*it));
+  }
+  for (const Tile& tile : shape.layout().tiles) {
+    const std::vector<int64_t>& t = tile.dimensions;
+    if (t.empty() || t.size() > dims.size()) return bytes;
+    const size_t prefix = dims.size() - t.size();
+    std::vector<int64_t> tiled(dims.begin(), dims.begin() + prefix);
+    std::vector<int64_t> sizes;
+    int64_t merged = 1;
+    for (size_t k = 0; k < t.size(); ++k) {
+      const int64_t dim = merged * dims[prefix + k];
+      if (t[k] == Tile::kCombineDimension || t[k] == -1) {
+        merged = dim;
+        continue;
+      }
+      if (t[k] < 1 || t[k] > (int64_t{1} << 31)) return bytes;
+      merged = 1;
+      tiled.push_back((dim + t[k] - 1) / t[k]);
+      sizes.push_back(t[k]);
+    }
+    if (merged != 1) return bytes;
+    tiled.insert(tiled.end(), sizes.begin(), sizes.end());
+    dims = std::move(tiled);
+  }
+  int64_t slots = 1;
+  for (int64_t dim : dims) {
+    if (__builtin_mul_overflow(slots, dim, &slots)) return bytes;
+  }
+  int64_t total = 0;
+  if (__builtin_mul_overflow(slots, *bytes / *count, &total)) {
+    return bytes;
+  }
+  return total;
+}
+
+// A bitcast reinterprets the same bytes: the declared shape must take the
+// operand's bytes in memory (tiled layouts count their padding).
 absl::StatusOr<Shape> BitcastShape(const Instruction& instruction, ShapeForm) {
   const std::string section = Section("Bitcast");
   const Shape& in = instruction.operand(0)->shape();
@@ -125,8 +176,8 @@ absl::StatusOr<Shape> BitcastShape(const Instruction& instruction, ShapeForm) {
                                   ShapeText(out), " needs arrays"),
                      section);
   }
-  absl::StatusOr<int64_t> in_bytes = in.ByteSize();
-  absl::StatusOr<int64_t> out_bytes = out.ByteSize();
+  absl::StatusOr<int64_t> in_bytes = MemoryBytes(in);
+  absl::StatusOr<int64_t> out_bytes = MemoryBytes(out);
   if (!in_bytes.ok() || !out_bytes.ok() || *in_bytes != *out_bytes) {
     return RuleError(instruction,
                      absl::StrCat("bitcast from ", ShapeText(in), " to ",

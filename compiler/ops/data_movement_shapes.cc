@@ -141,14 +141,20 @@ absl::StatusOr<Shape> SliceShape(const Instruction& instruction, ShapeForm) {
         section);
   }
   std::vector<int64_t> sizes;
+  std::vector<bool> dynamic;
   for (int64_t d = 0; d < in.rank(); ++d) {
     const SliceRange& range = slice->ranges[d];
     KILN_RULE_RETURN_IF_ERROR(
         CheckSliceRange(instruction, d, range, in.dimension(d), section));
     const int64_t span = range.limit - range.start;  // Both in [0, size].
     sizes.push_back(span / range.stride + (span % range.stride != 0));
+    // A dynamic dimension taken whole stays dynamic (XLA's dynamic
+    // dimension inference, HandleSlice); a partial slice is static.
+    dynamic.push_back(in.is_dynamic_dimension(d) && range.start == 0 &&
+                      range.stride == 1 && range.limit == in.dimension(d));
   }
-  return Shape::Array(in.element_type(), std::move(sizes));
+  return Shape::DynamicArray(in.element_type(), std::move(sizes),
+                             std::move(dynamic));
 }
 
 absl::StatusOr<Shape> ConcatenateShape(const Instruction& instruction,

@@ -251,8 +251,12 @@ absl::StatusOr<Shape> GatherShape(const Instruction& instruction,
   size_t next_window = 0, next_batch = 0;
   for (int64_t i = 0; i < out_rank; ++i) {
     if (next_window < d->window.size() && d->window[next_window] == i) {
-      dims.push_back((**sizes)[window_dims[next_window++]]);
-      dynamic.push_back(false);
+      // An offset dimension that takes a dynamic operand dimension whole
+      // stays dynamic (XLA's dynamic dimension inference, HandleGather).
+      const int64_t from = window_dims[next_window++];
+      dims.push_back((**sizes)[from]);
+      dynamic.push_back((*operand)->is_dynamic_dimension(from) &&
+                        (**sizes)[from] == (*operand)->dimension(from));
     } else {
       const int64_t from = batch[next_batch++];
       dims.push_back((*indices)->dimension(from));

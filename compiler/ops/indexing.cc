@@ -83,8 +83,14 @@ absl::StatusOr<Shape> DynamicSliceShape(const Instruction& instruction,
                        kDynamicSlice);
     }
   }
-  return ArrayResult((*operand)->element_type(), **sizes,
-                     std::vector<bool>((*sizes)->size(), false));
+  // A dynamic dimension taken whole stays dynamic (XLA's dynamic dimension
+  // inference, HandleDynamicSlice); a partial one is static.
+  std::vector<bool> dynamic;
+  for (int64_t i = 0; i < (*operand)->rank(); ++i) {
+    dynamic.push_back((*operand)->is_dynamic_dimension(i) &&
+                      (**sizes)[i] == (*operand)->dimension(i));
+  }
+  return ArrayResult((*operand)->element_type(), **sizes, std::move(dynamic));
 }
 
 absl::StatusOr<Shape> DynamicUpdateSliceShape(const Instruction& instruction,

@@ -149,7 +149,10 @@ absl::StatusOr<Shape> ReduceWindowShape(const Instruction& instruction,
   if (!dims.ok()) return dims.status();
   absl::Status reducer_ok = CheckReducer(instruction, *split, kReduceWindow);
   if (!reducer_ok.ok()) return reducer_ok;
-  return CollateResults(*split, *dims, std::vector<bool>(dims->size(), false));
+  // A dynamic input dimension stays dynamic: the evaluator windows over
+  // the valid elements (docs/evaluator_dynamic.md), as XLA's dynamic
+  // dimension inference gives the result a dynamic size there.
+  return CollateResults(*split, *dims, input.dynamic_dimensions());
 }
 
 absl::StatusOr<Shape> SelectAndScatterShape(const Instruction& instruction,

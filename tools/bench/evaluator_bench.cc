@@ -196,6 +196,76 @@ ENTRY e {
 }
 BENCHMARK(BM_Gather64kRows)->Unit(benchmark::kMillisecond);
 
+// Variadic reduce: argmax over 64k (value, index) pairs. The combiner is a
+// computation of 8 scalar ops run once per element (a per-element call),
+// so items_per_second counts elements, i.e. combiner calls.
+void BM_VariadicReduceArgmax(benchmark::State& state) {
+  constexpr int64_t kElements = 65536;
+  const std::string hlo = absl::StrCat(R"(
+HloModule argmax
+argmax {
+  av = f32[] parameter(0)
+  ai = s32[] parameter(1)
+  bv = f32[] parameter(2)
+  bi = s32[] parameter(3)
+  gt = pred[] compare(av, bv), direction=GT
+  eq = pred[] compare(av, bv), direction=EQ
+  lt = pred[] compare(ai, bi), direction=LT
+  tie = pred[] and(eq, lt)
+  keep = pred[] or(gt, tie)
+  v = f32[] select(keep, av, bv)
+  i = s32[] select(keep, ai, bi)
+  ROOT t = (f32[], s32[]) tuple(v, i)
+}
+ENTRY e {
+  x = f32[)",
+                                       kElements, R"(] parameter(0)
+  idx = s32[)",
+                                       kElements, R"(] iota(), iota_dimension=0
+  lowest = f32[] constant(-inf)
+  zero = s32[] constant(0)
+  ROOT r = (f32[], s32[]) reduce(x, idx, lowest, zero), dimensions={0}, to_apply=argmax
+})");
+  std::unique_ptr<Workload> workload = MakeWorkload(hlo, 7, state);
+  if (workload == nullptr || !RunWorkload(*workload, state)) return;
+  state.SetItemsProcessed(kElements * state.iterations());
+}
+BENCHMARK(BM_VariadicReduceArgmax)->Unit(benchmark::kMillisecond);
+
+// Sort of 16k (key, value) pairs with a lexicographic comparator (key
+// descending, then value ascending): about n log n comparator calls of 5
+// scalar ops each. items_per_second counts sorted elements.
+void BM_SortPairsComparator(benchmark::State& state) {
+  constexpr int64_t kElements = 16384;
+  const std::string hlo = absl::StrCat(
+      R"(
+HloModule sort_pairs
+lexicographic {
+  ka = s32[] parameter(0)
+  kb = s32[] parameter(1)
+  va = f32[] parameter(2)
+  vb = f32[] parameter(3)
+  kgt = pred[] compare(ka, kb), direction=GT
+  keq = pred[] compare(ka, kb), direction=EQ
+  vlt = pred[] compare(va, vb), direction=LT
+  tie = pred[] and(keq, vlt)
+  ROOT less = pred[] or(kgt, tie)
+}
+ENTRY e {
+  keys = s32[)",
+      kElements, R"(] parameter(0)
+  values = f32[)",
+      kElements, R"(] parameter(1)
+  ROOT s = (s32[)",
+      kElements, "], f32[", kElements,
+      R"(]) sort(keys, values), dimensions={0}, to_apply=lexicographic
+})");
+  std::unique_ptr<Workload> workload = MakeWorkload(hlo, 8, state);
+  if (workload == nullptr || !RunWorkload(*workload, state)) return;
+  state.SetItemsProcessed(kElements * state.iterations());
+}
+BENCHMARK(BM_SortPairsComparator)->Unit(benchmark::kMillisecond);
+
 }  // namespace
 }  // namespace kiln
 
