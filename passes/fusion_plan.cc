@@ -48,6 +48,8 @@ struct Node {
   std::vector<int32_t> placements;  // Clusters holding a copy or the move.
   int32_t own = -1;                 // The cluster this instruction roots.
   bool kept = true;                 // Stays in the computation.
+  // Copied into more than one fusion, or into one while also staying.
+  bool copied = false;
 };
 
 bool IsStatic(const Instruction& instruction) {
@@ -128,11 +130,14 @@ class Planner {
 
   // --- Producer-consumer fusion ---
 
-  // The clusters reading `p`, and whether anything outside a cluster does.
-  std::vector<Site> SitesOf(const Instruction& p, bool* external) {
+  // The clusters reading `p`, whether anything outside a cluster does, and
+  // whether some user of `p` was copied.
+  std::vector<Site> SitesOf(const Instruction& p, bool* external,
+                            bool* read_by_copies) {
     std::vector<Site> sites;
     ++stamp_;
     *external = &p == computation_.root();
+    *read_by_copies = false;
     auto add = [&](int32_t cluster, const Instruction* user, bool reuse) {
       Cluster& c = clusters_[cluster];
       const bool reused = reuse || c.reused.at(user);
@@ -158,6 +163,7 @@ class Planner {
         if (user->operand(i) == &p) reuse |= ReusesOperandElements(*user, i);
       }
       const Node& node = nodes_[it->second];
+      *read_by_copies |= node.copied;
       for (int32_t cluster : node.placements) add(cluster, user, reuse);
       if (node.own >= 0) add(node.own, user, reuse);
       if (node.kept && node.own < 0) *external = true;
@@ -223,7 +229,8 @@ class Planner {
   // Returns whether it left the computation.
   bool FuseProducer(Instruction* p) {
     bool external = false;
-    const std::vector<Site> sites = SitesOf(*p, &external);
+    bool read_by_copies = false;
+    const std::vector<Site> sites = SitesOf(*p, &external, &read_by_copies);
     if (sites.empty()) return false;
     if (CanBeMember(*p)) {
       if (!external && sites.size() == 1) {
@@ -232,14 +239,23 @@ class Planner {
         return true;
       }
       if (policy_.IsExpensive(*p)) return false;  // Never duplicated.
+      // Copies are not copied again (leaves excepted: they cannot start a
+      // chain). Otherwise a chain of cheap ops with fan-out would be
+      // recomputed in every fusion downstream up to the size limit, making
+      // the output (and the pass's time) up to max_instructions times the
+      // input.
+      if (read_by_copies && p->operand_count() > 0) return false;
       bool everywhere = !external;
+      int64_t joined = 0;
       for (const Site& site : sites) {
         if (CanJoin(*p, site)) {
           Join(p, site);
+          ++joined;
         } else {
           everywhere = false;
         }
       }
+      nodes_[index_.at(p)].copied = joined > 1 || (joined == 1 && !everywhere);
       return everywhere;
     }
     if (CanJoinAsOutputHeavy(*p) && !external && sites.size() == 1) {

@@ -8,6 +8,10 @@
 //   - A cheap producer (FusionPolicy::IsExpensive false) whose users sit in
 //     several fusions, or also outside any, is copied into each fusion that
 //     accepts it; it stays in place only if some user still needs it.
+//     Such copies are not copied again: a producer read by a copied
+//     instruction is not duplicated (unless it has no operands, like a
+//     constant), so duplication never chains and the fused output stays
+//     proportional to the input.
 //   - An expensive producer is never duplicated, nor fused below a
 //     consumer that reads its elements several times (a broadcast).
 //   - A producer kept in place starts its own fusion when it can be a root:

@@ -658,48 +658,144 @@ Dims ScatterWindowShape(const IndexedDims& dims, const Shape& operand,
   return window;
 }
 
-Instruction* WindowInBounds(Emitter& emitter,
+namespace {
+
+Instruction* Conjoin(Emitter& emitter, Instruction* all, Instruction* check) {
+  return all == nullptr ? check : emitter.Binary(Opcode::kAnd, all, check);
+}
+
+Instruction* S64(Emitter& emitter, int64_t value) {
+  return emitter.ScalarConstant(ElementType::kS64, value);
+}
+
+// Window size 1 in dim d: the element lands iff 0 <= start < dim.
+Instruction* SingleElementInBounds(Emitter& emitter, Instruction* start,
+                                   int64_t dim) {
+  const ElementType type = start->shape().element_type();
+  Instruction* check = nullptr;
+  if (IsSignedIntType(type)) {
+    check = emitter.Compare(start, emitter.ScalarConstant(type, 0), "GE");
+  }
+  if (static_cast<uint64_t>(dim - 1) < IntegerMax(type)) {
+    check = Conjoin(
+        emitter, check,
+        emitter.Compare(start, emitter.ScalarConstant(type, dim - 1), "LE"));
+  }
+  return check;
+}
+
+// Realigns dim d (see WindowPlacement): returns the pred[window] mask of
+// that dim and sets `*update_start` to size + c - s'.
+Instruction* RealignDim(Emitter& emitter, Instruction* start, int64_t d,
+                        int64_t dim, const Dims& window,
+                        Instruction** update_start) {
+  const int64_t size = window[d];
+  Instruction* s = emitter.IndicesAsS64(start);
+  Instruction* kept =
+      emitter.Binary(Opcode::kMinimum,
+                     emitter.Binary(Opcode::kMaximum, s, S64(emitter, -size)),
+                     S64(emitter, dim));
+  Instruction* clamped = emitter.Binary(
+      Opcode::kMaximum,
+      emitter.Binary(Opcode::kMinimum, kept, S64(emitter, dim - size)),
+      S64(emitter, 0));
+  Instruction* shift = emitter.Binary(Opcode::kSubtract, clamped, kept);
+  *update_start = emitter.Binary(Opcode::kAdd, shift, S64(emitter, size));
+  Instruction* element =
+      emitter.Binary(Opcode::kAdd, emitter.Iota(ElementType::kS64, window, d),
+                     emitter.Broadcast(shift, window, {}));
+  Instruction* low = emitter.Compare(
+      element, emitter.Broadcast(S64(emitter, 0), window, {}), "GE");
+  Instruction* high = emitter.Compare(
+      element, emitter.Broadcast(S64(emitter, size), window, {}), "LT");
+  return emitter.Binary(Opcode::kAnd, low, high);
+}
+
+}  // namespace
+
+WindowPlacement PlaceWindow(Emitter& emitter,
                             const std::vector<Instruction*>& starts,
                             const IndexedDims& dims, const Shape& operand,
                             const Dims& window) {
-  Instruction* all = nullptr;
-  auto conjoin = [&](Instruction* check) {
-    all = all == nullptr ? check : emitter.Binary(Opcode::kAnd, all, check);
-  };
+  WindowPlacement placement;
+  Instruction* scalar = nullptr;  // The size-1 dims' checks.
+  Instruction* mask = nullptr;    // The realigned dims' masks.
+  std::vector<Instruction*> update_starts(operand.rank(), nullptr);
   for (int64_t d : dims.index_map) {
     Instruction* start = starts[d];
-    if (start == nullptr) return emitter.Compare(nullptr, nullptr, "GE");
+    if (start == nullptr) {  // An earlier emitter error: keep it failing.
+      placement.mask = emitter.Compare(nullptr, nullptr, "GE");
+      return placement;
+    }
     const ElementType type = start->shape().element_type();
-    if (IsSignedIntType(type)) {
-      conjoin(emitter.Compare(start, emitter.ScalarConstant(type, 0), "GE"));
-    }
     const int64_t limit = operand.dimension(d) - window[d];
-    if (static_cast<uint64_t>(limit) < IntegerMax(type)) {
-      conjoin(
-          emitter.Compare(start, emitter.ScalarConstant(type, limit), "LE"));
+    if (!IsSignedIntType(type) &&
+        static_cast<uint64_t>(limit) >= IntegerMax(type)) {
+      continue;  // Every value of the type fits.
     }
+    if (window[d] == 1) {
+      Instruction* check =
+          SingleElementInBounds(emitter, start, operand.dimension(d));
+      if (check != nullptr) scalar = Conjoin(emitter, scalar, check);
+      continue;
+    }
+    mask = Conjoin(emitter, mask,
+                   RealignDim(emitter, start, d, operand.dimension(d), window,
+                              &update_starts[d]));
+    placement.realigned.push_back(d);
   }
-  return all;
+  if (scalar != nullptr) {
+    mask = Conjoin(emitter, mask, emitter.Broadcast(scalar, window, {}));
+  }
+  placement.mask = mask;
+  if (!placement.realigned.empty()) {
+    for (Instruction*& start : update_starts) {
+      if (start == nullptr) start = S64(emitter, 0);
+    }
+    placement.update_starts = std::move(update_starts);
+  }
+  return placement;
 }
+
+namespace {
+
+// `update` (window-shaped) moved to the clamped window: concatenated three
+// times along each realigned dim, then sliced at the placement's starts.
+Instruction* Realign(Emitter& emitter, Instruction* update,
+                     const WindowPlacement& placement) {
+  if (update == nullptr || placement.realigned.empty()) return update;
+  const Dims window = update->shape().dimensions();
+  Instruction* tripled = update;
+  for (int64_t d : placement.realigned) {
+    tripled = emitter.Concatenate({tripled, tripled, tripled}, d);
+  }
+  return emitter.DynamicSlice(tripled, placement.update_starts, window);
+}
+
+}  // namespace
 
 std::vector<Instruction*> ApplyUpdateWindow(
     Emitter& emitter, const std::vector<Instruction*>& operands,
     const std::vector<Instruction*>& updates,
-    const std::vector<Instruction*>& starts, Instruction* in_bounds,
+    const std::vector<Instruction*>& starts, const WindowPlacement& placement,
     const std::vector<Computation*>& combiners, bool overwrite) {
   const size_t arity = operands.size();
+  std::vector<Instruction*> realigned;
+  for (Instruction* update : updates) {
+    realigned.push_back(Realign(emitter, update, placement));
+  }
   std::vector<Instruction*> current;
-  if (!overwrite || in_bounds != nullptr) {
+  if (!overwrite || placement.mask != nullptr) {
     for (size_t j = 0; j < arity; ++j) {
       current.push_back(emitter.DynamicSlice(
           operands[j], starts,
           updates[j] == nullptr ? Dims() : updates[j]->shape().dimensions()));
     }
   }
-  std::vector<Instruction*> combined = updates;
+  std::vector<Instruction*> combined = realigned;
   if (!overwrite) {
     std::vector<Instruction*> arguments = current;
-    arguments.insert(arguments.end(), updates.begin(), updates.end());
+    arguments.insert(arguments.end(), realigned.begin(), realigned.end());
     for (size_t j = 0; j < arity; ++j) {
       combined[j] = emitter.Map(arguments, combiners[j]);
     }
@@ -707,10 +803,8 @@ std::vector<Instruction*> ApplyUpdateWindow(
   std::vector<Instruction*> result;
   for (size_t j = 0; j < arity; ++j) {
     Instruction* window = combined[j];
-    if (in_bounds != nullptr && window != nullptr) {
-      Instruction* mask =
-          emitter.Broadcast(in_bounds, window->shape().dimensions(), {});
-      window = emitter.Select(mask, window, current[j]);
+    if (placement.mask != nullptr && window != nullptr) {
+      window = emitter.Select(placement.mask, window, current[j]);
     }
     result.push_back(emitter.DynamicUpdateSlice(operands[j], window, starts));
   }

@@ -207,25 +207,43 @@ std::vector<Instruction*> LoopStarts(Emitter& emitter, Instruction* counter,
 Dims ScatterWindowShape(const IndexedDims& dims, const Shape& operand,
                         const Shape& updates);
 
-// The scalar pred "the window of `window` sizes fits at `starts`": for
-// every index_map dim d, starts[d] >= 0 (signed types only) and starts[d]
-// <= operand dim - window size (dropped when the index type cannot exceed
-// it). Null when no check remains (always in bounds).
-Instruction* WindowInBounds(Emitter& emitter,
+// Where one scatter update window lands at `starts` (scalars of one
+// integer type, unclamped), element by element as the spec says: an
+// element whose operand index is out of bounds is dropped, the rest of the
+// window is applied. dynamic-slice and dynamic-update-slice clamp a start
+// into [0, dim - window size], so in a dim d where the window can be partly
+// out of bounds (window size > 1) the updates are realigned to the clamped
+// window: with s' = clamp(start, -size, dim) (s' gives the same elements as
+// start and keeps the arithmetic in s64 range) and c = clamp(start, 0,
+// dim - size), window position w of the clamped window holds update
+// element w + (c - s'), which exists iff 0 <= w + c - s' < size.
+struct WindowPlacement {
+  // pred[window]: the element at this position of the clamped window is
+  // updated; null when every element always is.
+  Instruction* mask = nullptr;
+  // s64 starts into the updates concatenated three times along each
+  // realigned dim (size + c - s' there, 0 elsewhere); empty when no dim
+  // needs realigning.
+  std::vector<Instruction*> update_starts;
+  Dims realigned;  // The realigned dims.
+};
+// Checks the index_map dims (the only ones whose start can be out of
+// bounds; dims whose index type cannot leave [0, dim - size] are skipped).
+WindowPlacement PlaceWindow(Emitter& emitter,
                             const std::vector<Instruction*>& starts,
                             const IndexedDims& dims, const Shape& operand,
                             const Dims& window);
 
 // Scatters one update window into each operand at `starts` (scalars of
-// one integer type): the current window (dynamic-slice) is combined with
-// `updates[j]` (window-shaped) through `combiners` (map; none for a plain
-// overwrite), the current window is kept where `in_bounds` (may be null)
-// is false, and the result is written back (dynamic-update-slice).
-// Returns the new operands.
+// one integer type): the current window (dynamic-slice, clamped) is
+// combined with `updates[j]` (window-shaped, realigned by `placement`)
+// through `combiners` (map; none for a plain overwrite), the current value
+// is kept where `placement.mask` is false, and the result is written back
+// (dynamic-update-slice, clamped alike). Returns the new operands.
 std::vector<Instruction*> ApplyUpdateWindow(
     Emitter& emitter, const std::vector<Instruction*>& operands,
     const std::vector<Instruction*>& updates,
-    const std::vector<Instruction*>& starts, Instruction* in_bounds,
+    const std::vector<Instruction*>& starts, const WindowPlacement& placement,
     const std::vector<Computation*>& combiners, bool overwrite);
 
 // For a gather: result dim o holds batch dim b (the b-th non-offset dim)

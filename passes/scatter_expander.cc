@@ -76,10 +76,10 @@ absl::StatusOr<Computation*> BuildBody(const ScatterPlan& plan,
         emitter.DynamicSlice(state.elements[1 + n + j], row_starts, row_sizes),
         plan.window));
   }
-  Instruction* in_bounds = gather_scatter::WindowInBounds(
+  const gather_scatter::WindowPlacement placement = gather_scatter::PlaceWindow(
       emitter, starts, plan.dims, operand_shape, plan.window);
   std::vector<Instruction*> results = gather_scatter::ApplyUpdateWindow(
-      emitter, operands, updates, starts, in_bounds, plan.combiners,
+      emitter, operands, updates, starts, placement, plan.combiners,
       plan.overwrite);
   std::vector<Instruction*> next = state.elements;
   next[0] = emitter.Binary(Opcode::kAdd, counter,

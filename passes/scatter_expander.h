@@ -8,20 +8,23 @@
 // current window (dynamic-slice of the window shape), combines it with
 // update window i through the update computation applied elementwise
 // (`map`; for N > 1 operands one wrapper per output that `call`s the
-// computation and takes element j), keeps the current window instead where
-// the start is out of bounds (`select` on the in-bounds predicate), and
-// writes the window back with dynamic-update-slice.
+// computation and takes element j), keeps the current value at every
+// position that no in-bounds update element reaches (`select` on a
+// per-element mask), and writes the window back with dynamic-update-slice.
 //
 // Exact, as the evaluator defines scatter: updates are applied in
 // row-major order of the index batch positions (repeated indices combine
-// in that order, so non-commutative computations agree); a window that
-// does not fit at its unclamped start is skipped entirely (the predicate is
-// start >= 0 and start <= dim - window size in every indexed dim; since
-// dynamic-slice and dynamic-update-slice clamp the same start identically,
-// writing back the unchanged window is a no-op). The update computation is
-// assumed pure (for N > 1 it runs once per output). A scatter with no
-// update elements is replaced by its operands. Left alone: dynamic shapes
-// and scatters inside fusion computations.
+// in that order, so non-commutative computations agree); each update
+// element whose operand index (unclamped start + window position) is out
+// of bounds is dropped and the rest of its window applies, as the spec
+// says (XLA drops the whole window; docs/choices.md). dynamic-slice and
+// dynamic-update-slice clamp the start so that the window fits, so in an
+// indexed dim of window size > 1 the update window is realigned to the
+// clamped window and masked (gather_simplification_util.h, PlaceWindow);
+// in a dim of window size 1 the mask is 0 <= start < dim. The update
+// computation is assumed pure (for N > 1 it runs once per output). A scatter
+// with no update elements is replaced by its operands. Left alone: dynamic
+// shapes and scatters inside fusion computations.
 #ifndef KILN_PASSES_SCATTER_EXPANDER_H_
 #define KILN_PASSES_SCATTER_EXPANDER_H_
 

@@ -59,7 +59,7 @@ TEST(ScatterExpanderTest, ScatterAddRowsWithRepeatedAndOutOfBoundsIndices) {
   EXPECT_THAT(out, Not(HasSubstr(" scatter(")));
 }
 
-TEST(ScatterExpanderTest, OutOfBoundsWindowIsSkippedNotClamped) {
+TEST(ScatterExpanderTest, OutOfBoundsElementsAreDroppedNotClamped) {
   const std::string hlo =
       EntryModule({"s32[5]", "s32[3,1]", "s32[3,2]"},
                   "ROOT s = s32[5] scatter(p0, p1, p2), "
@@ -71,8 +71,52 @@ TEST(ScatterExpanderTest, OutOfBoundsWindowIsSkippedNotClamped) {
       EvaluateAround(hlo, kPass,
                      {"s32[5] {0, 0, 0, 0, 0}", "s32[3,1] {{4}, {-1}, {3}}",
                       "s32[3,2] {{1, 2}, {10, 20}, {100, 200}}"});
-  // Windows at 4 and -1 do not fit and are skipped; the one at 3 does.
-  EXPECT_EQ(values.before, "s32[5] {0, 0, 0, 100, 200}");
+  // Per element (the spec; XLA would drop the windows at 4 and -1 whole):
+  // the window at 4 writes 1 to element 4 and drops its element 5, the one
+  // at -1 drops element -1 and writes 20 to element 0, the one at 3 fits.
+  EXPECT_EQ(values.before, "s32[5] {20, 0, 0, 100, 201}");
+  EXPECT_EQ(values.after, values.before);
+  // The window is realigned to the clamped one and masked per element.
+  EXPECT_TRUE(ContainsInOrder(
+      values.printed, {"iota(", "concatenate(", "dynamic-slice(concatenate",
+                       "map(", "select(", "dynamic-update-slice("}));
+}
+
+// A window partly out of bounds in two dims at once, on either side, wider
+// than half the operand, and wholly outside, with a non-commutative
+// computation: the evaluator and the loop agree element by element.
+TEST(ScatterExpanderTest, PartlyOutOfBoundsWindowsIn2d) {
+  const std::string hlo =
+      EntryModule({"s32[4,5]", "s32[5,2]", "s32[5,3,4]"},
+                  "ROOT s = s32[4,5] scatter(p0, p1, p2), "
+                  "update_window_dims={1,2}, inserted_window_dims={}, "
+                  "scatter_dims_to_operand_dims={0,1}, index_vector_dim=1, "
+                  "to_apply=sub",
+                  Combiner("sub", "s32", "subtract"));
+  std::string updates = "s32[5,3,4] {";
+  for (int i = 0; i < 5; ++i) {
+    updates += i == 0 ? "{" : ", {";
+    for (int r = 0; r < 3; ++r) {
+      updates += r == 0 ? "{" : ", {";
+      for (int c = 0; c < 4; ++c) {
+        updates += (c == 0 ? "" : ", ") + std::to_string(100 * i + 10 * r + c);
+      }
+      updates += "}";
+    }
+    updates += "}";
+  }
+  updates += "}";
+  const auto values = EvaluateAround(
+      hlo, kPass,
+      {"s32[4,5] {{0, 0, 0, 0, 0}, {0, 0, 0, 0, 0}, {0, 0, 0, 0, 0}, "
+       "{0, 0, 0, 0, 0}}",
+       "s32[5,2] {{-2, -3}, {3, 3}, {1, 2}, {-3, 0}, {4, 0}}", updates});
+  // (-2,-3): rows 0 (r=2), cols 0 (c=3) -> -23. (3,3): row 3, cols 3-4
+  // (r=0, c=0..1) -> -100, -101. (1,2): rows 1-3, cols 2-4 (c=0..2).
+  // (-3,0) and (4,0) lie wholly outside.
+  EXPECT_EQ(values.before,
+            "s32[4,5] { { -23, 0, 0, 0, 0 }, { 0, 0, -200, -201, -202 }, "
+            "{ 0, 0, -210, -211, -212 }, { 0, 0, -220, -321, -323 } }");
   EXPECT_EQ(values.after, values.before);
 }
 

@@ -1,5 +1,6 @@
 #include "passes/scatter_simplification.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -50,10 +51,13 @@ Instruction* AsResult(Emitter& emitter,
   return emitter.Tuple(values);
 }
 
-// The only index vector's window, written at `starts`.
+// The only index vector's window (`windows`, one per operand, in operand
+// dims), written at `starts`.
 Instruction* WriteOnlyWindow(Emitter& emitter, const ScatterParts& s,
+                             const std::vector<Instruction*>& windows,
                              const std::vector<Instruction*>& starts,
-                             Instruction* in_bounds, absl::Status* status) {
+                             const gather_scatter::WindowPlacement& placement,
+                             absl::Status* status) {
   const bool overwrite = gather_scatter::IsOverwrite(*s.combiner, s.arity);
   std::vector<Computation*> combiners;
   if (!overwrite) {
@@ -65,32 +69,49 @@ Instruction* WriteOnlyWindow(Emitter& emitter, const ScatterParts& s,
     }
     combiners = *std::move(made);
   }
+  return AsResult(emitter, gather_scatter::ApplyUpdateWindow(
+                               emitter, s.operands, windows, starts, placement,
+                               combiners, overwrite));
+}
+
+std::vector<Instruction*> UpdateWindows(Emitter& emitter,
+                                        const ScatterParts& s) {
   std::vector<Instruction*> windows;
   for (Instruction* update : s.updates) {
     windows.push_back(emitter.Reshape(update, s.window));
   }
-  return AsResult(emitter, gather_scatter::ApplyUpdateWindow(
-                               emitter, s.operands, windows, starts, in_bounds,
-                               combiners, overwrite));
+  return windows;
 }
 
-// Constant index vector: bounds known now. Null `*skipped` result means
-// the window is out of bounds (the operands are the result).
+// Constant index vector: bounds known now. Per element (the spec's rule),
+// only the part of the window inside the operand is written: the update
+// windows are sliced to it and written at its start. With no part inside,
+// the operands are the result.
 Instruction* ScatterAtConstantIndex(Emitter& emitter, const ScatterParts& s,
                                     absl::Status* status) {
   const Literal& literal = s.indices->literal();
   const Shape& shape = s.operands[0]->shape();
   Instruction* zero = emitter.ScalarConstant(ElementType::kS64, 0);
   std::vector<Instruction*> starts(shape.rank(), zero);
+  Dims low(shape.rank(), 0);
+  Dims high = s.window;
   for (size_t k = 0; k < s.dims.index_map.size(); ++k) {
     const int64_t d = s.dims.index_map[k];
+    const int64_t dim = shape.dimension(d);
     const int64_t start = gather_scatter::ConstantIndex(literal, k);
-    if (start < 0 || start > shape.dimension(d) - s.window[d]) {
+    // Checked first so that the arithmetic below cannot overflow.
+    if (start >= dim || start <= -s.window[d]) {
       return AsResult(emitter, s.operands);
     }
-    starts[d] = emitter.ScalarConstant(ElementType::kS64, start);
+    low[d] = start < 0 ? -start : 0;
+    high[d] = std::min(s.window[d], dim - start);
+    starts[d] = emitter.ScalarConstant(ElementType::kS64, start + low[d]);
   }
-  return WriteOnlyWindow(emitter, s, starts, nullptr, status);
+  std::vector<Instruction*> windows = UpdateWindows(emitter, s);
+  for (Instruction*& window : windows) {
+    window = emitter.Slice(window, low, high);
+  }
+  return WriteOnlyWindow(emitter, s, windows, starts, {}, status);
 }
 
 Instruction* ScatterAtOnlyIndex(Emitter& emitter, const ScatterParts& s,
@@ -104,9 +125,10 @@ Instruction* ScatterAtOnlyIndex(Emitter& emitter, const ScatterParts& s,
     starts[s.dims.index_map[k]] =
         gather_scatter::SingleVectorEntry(emitter, s.indices, k, vector_size);
   }
-  Instruction* in_bounds =
-      gather_scatter::WindowInBounds(emitter, starts, s.dims, shape, s.window);
-  return WriteOnlyWindow(emitter, s, starts, in_bounds, status);
+  const gather_scatter::WindowPlacement placement =
+      gather_scatter::PlaceWindow(emitter, starts, s.dims, shape, s.window);
+  return WriteOnlyWindow(emitter, s, UpdateWindows(emitter, s), starts,
+                         placement, status);
 }
 
 // XLA's canonical scatter (see the header); returns the new scatter

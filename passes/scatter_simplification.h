@@ -4,20 +4,27 @@
 // Trivial cases, tried in this order (each exact):
 //  - no update element (empty updates) or an empty operand: the operands;
 //  - one index vector held in a constant: its window is checked against the
-//    operand at compile time; out of bounds, the scatter is its operands;
-//    in bounds, the window is written at constant starts as below, with no
-//    run-time check;
+//    operand at compile time, element by element (the spec's rule: an
+//    update element whose operand index is out of bounds is dropped, the
+//    rest of its window applies). Nothing inside: the scatter is its
+//    operands; otherwise the part inside (a `slice` of the update window)
+//    is written at constant starts as below, with no run-time check;
 //  - one index vector: the update window (a reshape of the updates) is
 //    written with `dynamic-update-slice`. A plain overwrite computation
 //    (it returns its update parameters) writes the updates themselves;
 //    any other computation is applied by `map` to the current window (a
 //    `dynamic-slice`), through one wrapper computation per output when the
-//    scatter has several operands. Scatter skips a window that does not
-//    fit where dynamic-update-slice would clamp it, so unless the bounds
-//    are known, the current window is kept by a `select` on the in-bounds
-//    predicate (start >= 0 and start <= dim - window size in each indexed
-//    dim; dynamic-slice and dynamic-update-slice clamp alike, so writing the
-//    current window back changes nothing).
+//    scatter has several operands. dynamic-slice and dynamic-update-slice
+//    clamp the start so that the window fits, while scatter drops each
+//    element outside the operand, so unless the index type keeps the start
+//    in bounds: in an indexed dim of window size > 1 the updates are
+//    realigned to the clamped window (concatenated three times, then a
+//    `dynamic-slice` at size + clamped start - start) and an iota-based
+//    mask marks the positions that receive an update element; in a dim of
+//    window size 1 the mask is the scalar 0 <= start < dim. A `select` on
+//    the mask keeps the current value elsewhere (gather_simplification_util.h,
+//    PlaceWindow). XLA drops the whole window instead; Kiln follows the
+//    spec (docs/choices.md).
 //
 // Canonical form (as XLA's BatchedGatherScatterNormalizer and
 // ScatterSimplifier leave a scatter): no batching dims (iota index entries

@@ -1,10 +1,12 @@
 // scatter-simplification: trivial scatters become dynamic-update-slice
-// (with the update computation mapped over a dynamic-slice, and a select
-// that keeps skipped out-of-bounds windows), others XLA's canonical form;
+// (with the update computation mapped over a dynamic-slice, and a select on
+// a per-element mask that drops out-of-bounds elements), others XLA's
+// canonical form;
 // the reference evaluator gives the same values before and after.
 #include "passes/scatter_simplification.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -30,6 +32,15 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 
 constexpr char kPass[] = "scatter-simplification";
+
+int CountOf(absl::string_view text, absl::string_view what) {
+  int count = 0;
+  for (size_t at = text.find(what); at != absl::string_view::npos;
+       at = text.find(what, at + what.size())) {
+    ++count;
+  }
+  return count;
+}
 
 std::string Combiner(const std::string& name, const std::string& type,
                      const std::string& op) {
@@ -75,7 +86,10 @@ TEST(ScatterSimplificationTest, SingleOverwriteIsGuardedDynamicUpdateSlice) {
   EXPECT_THAT(out, Not(HasSubstr(" scatter(")));
 }
 
-TEST(ScatterSimplificationTest, OutOfBoundsWindowIsSkippedNotClamped) {
+// Each update element out of bounds is dropped, the rest of its window
+// applies (the spec; XLA drops the whole window): the window at 4 writes
+// element 4 only, the one at -1 element 0 only.
+TEST(ScatterSimplificationTest, OutOfBoundsElementsAreDroppedNotClamped) {
   const std::string hlo =
       EntryModule({"s32[5]", "s32[1]", "s32[1,2]"},
                   "ROOT s = s32[5] scatter(p0, p1, p2), "
@@ -83,16 +97,40 @@ TEST(ScatterSimplificationTest, OutOfBoundsWindowIsSkippedNotClamped) {
                   "scatter_dims_to_operand_dims={0}, index_vector_dim=1, "
                   "to_apply=add",
                   Combiner("add", "s32", "add"));
-  for (const char* index : {"s32[1] {4}", "s32[1] {-1}", "s32[1] {3}"}) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"s32[1] {4}", "s32[5] {0, 0, 0, 0, 1}"},
+      {"s32[1] {-1}", "s32[5] {2, 0, 0, 0, 0}"},
+      {"s32[1] {3}", "s32[5] {0, 0, 0, 1, 2}"},
+      {"s32[1] {5}", "s32[5] {0, 0, 0, 0, 0}"},
+      {"s32[1] {-2147483648}", "s32[5] {0, 0, 0, 0, 0}"},
+      {"s32[1] {2147483647}", "s32[5] {0, 0, 0, 0, 0}"}};
+  for (const auto& [index, expected] : cases) {
     const auto values = EvaluateAround(
         hlo, kPass, {"s32[5] {0, 0, 0, 0, 0}", index, "s32[1,2] {{1, 2}}"});
+    EXPECT_EQ(values.before, expected) << index;
     EXPECT_EQ(values.after, values.before) << index;
-    EXPECT_THAT(values.printed, HasSubstr("map("));
+    EXPECT_TRUE(ContainsInOrder(
+        values.printed, {"iota(", "concatenate(", "dynamic-slice(concatenate",
+                         "map(", "select(", "dynamic-update-slice("}))
+        << values.printed;
   }
-  const auto skipped = EvaluateAround(
-      hlo, kPass,
-      {"s32[5] {0, 0, 0, 0, 0}", "s32[1] {4}", "s32[1,2] {{1, 2}}"});
-  EXPECT_EQ(skipped.after, "s32[5] {0, 0, 0, 0, 0}");
+}
+
+// Only indexed dims of window size > 1 are realigned (one concatenate, for
+// dim 1); dim 0 (window size 1) is the scalar check 0 <= start < 6.
+TEST(ScatterSimplificationTest, SizeOneWindowDimsNeedNoRealignment) {
+  const std::string out = RunAndCompare(
+      EntryModule({"f32[6,3]", "s32[2]", "f32[1,3]"},
+                  "ROOT s = f32[6,3] scatter(p0, p1, p2), "
+                  "update_window_dims={0,1}, inserted_window_dims={}, "
+                  "scatter_dims_to_operand_dims={0,1}, index_vector_dim=0, "
+                  "to_apply=add",
+                  Combiner("add", "f32", "add")),
+      kPass);
+  EXPECT_EQ(CountOf(out, "concatenate("), 1) << out;
+  EXPECT_TRUE(
+      ContainsInOrder(out, {"constant(5)", "direction=LE", "iota(", "select("}))
+      << out;
 }
 
 TEST(ScatterSimplificationTest, UnsignedIndexNeedsNoLowerBoundCheck) {
@@ -142,6 +180,33 @@ TEST(ScatterSimplificationTest, ConstantIndexInAndOutOfBounds) {
                   Combiner("mul", "f32", "multiply")),
       kPass);
   EXPECT_THAT(out_of_bounds, HasSubstr("ROOT n = f32[6,3]{1,0} negate(p0)"));
+}
+
+// A constant index whose window is partly inside: the part inside (a slice
+// of the update window) is written at its start; no run-time mask.
+TEST(ScatterSimplificationTest, ConstantIndexPartlyInBounds) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"4", "s32[6] {0, 1, 2, 3, 5, 7}"},
+      {"-2", "s32[6] {3, 1, 2, 3, 4, 5}"},
+      {"6", "s32[6] {0, 1, 2, 3, 4, 5}"},
+      {"-3", "s32[6] {0, 1, 2, 3, 4, 5}"}};
+  for (const auto& [index, expected] : cases) {
+    const std::string hlo =
+        EntryModule({"s32[6]", "s32[1,3]"},
+                    "i = s32[1] constant({" + index +
+                        "})\n"
+                        "  ROOT s = s32[6] scatter(p0, i, p1), "
+                        "update_window_dims={1}, inserted_window_dims={}, "
+                        "scatter_dims_to_operand_dims={0}, index_vector_dim=1, "
+                        "to_apply=add",
+                    Combiner("add", "s32", "add"));
+    const auto values = EvaluateAround(
+        hlo, kPass, {"s32[6] {0, 1, 2, 3, 4, 5}", "s32[1,3] {{1, 2, 3}}"});
+    EXPECT_EQ(values.before, expected) << index;
+    EXPECT_EQ(values.after, values.before) << index;
+    EXPECT_THAT(values.printed, Not(HasSubstr("select("))) << index;
+    EXPECT_THAT(values.printed, Not(HasSubstr(" scatter("))) << index;
+  }
 }
 
 TEST(ScatterSimplificationTest, SingleVariadicScatterWithWindow) {

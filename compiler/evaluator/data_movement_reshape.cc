@@ -44,8 +44,11 @@ absl::StatusOr<Literal> ReshapeKernel(const Instruction& instruction,
         absl::StrCat("cannot reshape ", (*in)->shape().ToString(false), " to ",
                      out->shape().ToString(false)));
   }
-  std::memcpy(out->mutable_data().data(), (*in)->data().data(),
-              (*in)->data().size());
+  // memcpy must not be handed the null data of an empty array (UBSan).
+  if (!(*in)->data().empty()) {
+    std::memcpy(out->mutable_data().data(), (*in)->data().data(),
+                (*in)->data().size());
+  }
   return out;
 }
 

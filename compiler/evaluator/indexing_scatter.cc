@@ -5,8 +5,11 @@
 // Order: index vectors in row-major order of the indices' batch positions,
 // and within one vector's window the window elements in row-major order (as
 // XLA's HloEvaluator does), so that repeated indices combine in that order.
-// An update whose whole window does not fit in the operand at its start
-// index is skipped, as the spec and XLA say; start indices are not clamped.
+// Start indices are not clamped, and each window element is checked on its
+// own: an element whose operand index is out of bounds is skipped and the
+// rest of its window is applied (the spec's "if O is a valid index for
+// output"). XLA skips the whole window instead (docs/choices.md).
+#include <algorithm>
 #include <cstring>
 #include <utility>
 #include <vector>
@@ -57,19 +60,26 @@ absl::StatusOr<int64_t> OperandCount(const Instruction& instruction,
   return n;
 }
 
-// Element offsets of one window: (operand offset, updates offset) for each
-// window element, relative to the window's start, in row-major order.
-std::vector<std::pair<int64_t, int64_t>> WindowOffsets(const IndexedDims& d,
-                                                       const Shape& operand,
-                                                       const Shape& updates) {
+// The elements of one window, relative to the window's start, in
+// row-major order: their operand and updates offsets, and their position
+// in the window (one coordinate per window dim, `rank` per element).
+struct WindowElements {
+  int64_t rank = 0;
+  std::vector<std::pair<int64_t, int64_t>> offsets;
+  std::vector<int64_t> coordinates;
+};
+
+WindowElements ListWindow(const IndexedDims& d, const Shape& operand,
+                          const Shape& updates) {
   const DimVector op_strides = Strides(operand.dimensions());
   const DimVector up_strides = Strides(updates.dimensions());
   std::vector<int64_t> sizes;
   for (int64_t dim : d.window) sizes.push_back(updates.dimension(dim));
-  std::vector<std::pair<int64_t, int64_t>> offsets;
+  WindowElements elements;
+  elements.rank = static_cast<int64_t>(sizes.size());
   DimVector index(sizes.size(), 0);
   for (int64_t size : sizes) {
-    if (size == 0) return offsets;
+    if (size == 0) return elements;
   }
   while (true) {
     int64_t op = 0, up = 0;
@@ -77,14 +87,42 @@ std::vector<std::pair<int64_t, int64_t>> WindowOffsets(const IndexedDims& d,
       op += index[k] * op_strides[d.window_operand[k]];
       up += index[k] * up_strides[d.window[k]];
     }
-    offsets.emplace_back(op, up);
+    elements.offsets.emplace_back(op, up);
+    elements.coordinates.insert(elements.coordinates.end(), index.begin(),
+                                index.end());
     int64_t k = static_cast<int64_t>(sizes.size()) - 1;
     for (; k >= 0; --k) {
       if (++index[k] < sizes[k]) break;
       index[k] = 0;
     }
-    if (k < 0) return offsets;
+    if (k < 0) return elements;
   }
+}
+
+// For a window starting at `start` (unclamped, any int64): the range
+// [low[k], high[k]) of window coordinates k whose operand index falls
+// inside the operand. False when no element of the window does (also when
+// a dim without window extent, inserted or batching, is out of bounds).
+bool ValidWindowRange(const IndexedDims& d, const Shape& operand,
+                      const Shape& updates, absl::Span<const int64_t> start,
+                      DimVector& low, DimVector& high) {
+  std::vector<bool> is_window(operand.rank(), false);
+  for (int64_t dim : d.window_operand) is_window[dim] = true;
+  for (size_t i = 0; i < start.size(); ++i) {
+    if (!is_window[i] && (start[i] < 0 || start[i] >= operand.dimension(i))) {
+      return false;
+    }
+  }
+  for (size_t k = 0; k < d.window.size(); ++k) {
+    const int64_t dim = operand.dimension(d.window_operand[k]);
+    const int64_t size = updates.dimension(d.window[k]);
+    const int64_t s = start[d.window_operand[k]];
+    // Checked first so that the subtractions below cannot overflow.
+    if (s >= dim || s <= -size) return false;
+    low[k] = s < 0 ? -s : 0;
+    high[k] = std::min(size, dim - s);
+  }
+  return true;
 }
 
 // Runs the update computation on one (operand element, update element)
@@ -154,6 +192,14 @@ class Combiner {
   std::vector<const Literal*> pointers_;
 };
 
+bool InRange(const int64_t* coordinates, const DimVector& low,
+             const DimVector& high) {
+  for (size_t k = 0; k < low.size(); ++k) {
+    if (coordinates[k] < low[k] || coordinates[k] >= high[k]) return false;
+  }
+  return true;
+}
+
 absl::Status CheckScatterDims(const Instruction& instruction,
                               const IndexedDims& d, const Shape& indices,
                               const Shape& updates) {
@@ -193,16 +239,8 @@ absl::StatusOr<Literal> ScatterKernel(const Instruction& instruction,
                     values.subspan(*n + 1));
   ok = combiner.Init();
   if (!ok.ok()) return ok;
-  // The start of a window may go up to dim - window size in each operand
-  // dimension (window size 1 in collapsed and batching dims).
-  DimVector limits(operand.dimensions().begin(), operand.dimensions().end());
-  for (int64_t& limit : limits) limit -= 1;
-  for (size_t k = 0; k < d->window.size(); ++k) {
-    limits[d->window_operand[k]] = operand.dimension(d->window_operand[k]) -
-                                   updates.dimension(d->window[k]);
-  }
-  const std::vector<std::pair<int64_t, int64_t>> window =
-      WindowOffsets(*d, operand, updates);
+  const WindowElements window = ListWindow(*d, operand, updates);
+  DimVector low(window.rank, 0), high(window.rank, 0);
   const DimVector op_strides = Strides(operand.dimensions());
   const DimVector up_strides = Strides(updates.dimensions());
   DimVector scatter_strides;
@@ -213,16 +251,24 @@ absl::StatusOr<Literal> ScatterKernel(const Instruction& instruction,
       *d, indices, operand.rank(),
       [&](absl::Span<const int64_t> start, absl::Span<const int64_t> position) {
         if (!ok.ok()) return;
+        if (!ValidWindowRange(*d, operand, updates, start, low, high)) {
+          return;  // No element of this window lands in the operand.
+        }
+        // Every start is now within (-window size, dim): no overflow.
         int64_t op_base = 0, up_base = 0;
         for (size_t i = 0; i < start.size(); ++i) {
-          if (start[i] < 0 || start[i] > limits[i]) return;  // Skipped.
           op_base += start[i] * op_strides[i];
         }
         for (size_t k = 0; k < position.size(); ++k) {
           up_base += position[k] * scatter_strides[k];
         }
-        for (const auto& [op, up] : window) {
-          ok = combiner.Apply(op_base + op, up_base + up);
+        for (size_t e = 0; e < window.offsets.size(); ++e) {
+          if (!InRange(window.coordinates.data() + e * window.rank, low,
+                       high)) {
+            continue;  // This element falls outside the operand: skipped.
+          }
+          ok = combiner.Apply(op_base + window.offsets[e].first,
+                              up_base + window.offsets[e].second);
           if (!ok.ok()) return;
         }
       });

@@ -75,10 +75,11 @@ TEST(ScatterTest, RepeatedIndicesCombineInOrder) {
             Norm("s32[3,3] {{1, 2, 3}, {43, 51, 59}, {7, 8, 9}}"));
 }
 
-// A window that does not fit at its start is skipped whole, not clamped:
-// (0,1) writes columns 1-2 of row 0; (1,2) would need column 3; (-1,0) and
-// (3,0) are outside.
-TEST(ScatterTest, OutOfBoundsWindowsAreSkipped) {
+// Starts are not clamped and each window element is checked on its own
+// (the spec's "if O is a valid index for output"): (0,1) writes columns 1-2
+// of row 0; (1,2) writes column 2 of row 1 and drops its column-3 element
+// (XLA would drop the whole window); (-1,0) and (3,0) are outside.
+TEST(ScatterTest, OutOfBoundsElementsAreSkipped) {
   EXPECT_EQ(RunToText(ScatterModule("s32", "s32[3,3]", "s32[4,2]", "s32[4,2]",
                                     "update_window_dims={1}, "
                                     "inserted_window_dims={0}, "
@@ -86,7 +87,7 @@ TEST(ScatterTest, OutOfBoundsWindowsAreSkipped) {
                                     "index_vector_dim=1, to_apply=keep"),
                       {kM, "s32[4,2] {{0, 1}, {1, 2}, {-1, 0}, {3, 0}}",
                        "s32[4,2] {{50, 60}, {70, 80}, {90, 91}, {92, 93}}"}),
-            Norm("s32[3,3] {{1, 50, 60}, {4, 5, 6}, {7, 8, 9}}"));
+            Norm("s32[3,3] {{1, 50, 60}, {4, 5, 70}, {7, 8, 9}}"));
   // Unsigned indices beyond int64 are out of bounds too.
   EXPECT_EQ(
       RunToText(ScatterModule("s32", "s32[3,3]", "u64[1]", "s32[1,3]",

@@ -62,7 +62,11 @@ absl::StatusOr<Literal> InfeedKernel(const Instruction& instruction,
   absl::StatusOr<Shape> data_shape = DeclaredData(instruction);
   if (!data_shape.ok()) return data_shape.status();
   Literal data;
-  {
+  // Spec (Infeed): "For an empty tuple shape, the Infeed operation is
+  // effectively a no-op and proceeds without reading any data".
+  if (data_shape->IsTuple() && data_shape->tuple_shapes().empty()) {
+    data = Literal::Tuple({});
+  } else {
     HostLock lock(context);
     std::deque<Literal>* queue = context.options().infeed;
     if (queue == nullptr || queue->empty()) {

@@ -120,6 +120,26 @@ TEST(InfeedOutfeedTest, ReadsTheQueueInOrderAndAppendsToTheOutfeed) {
   EXPECT_EQ(LiteralText(outfeed[0]), "f32[2] {3, -4}");
 }
 
+TEST(InfeedOutfeedTest, EmptyTupleInfeedReadsNothing) {
+  // Spec: "For an empty tuple shape, the Infeed operation is effectively a
+  // no-op and proceeds without reading any data".
+  const char kEmpty[] = R"(HloModule empty
+
+ENTRY e {
+  t0 = token[] after-all()
+  in = ((), token[]) infeed(t0)
+  ROOT data = () get-tuple-element(in), index=0
+}
+)";
+  EXPECT_EQ(RunToText(kEmpty), "() ( )");
+  std::deque<Literal> infeed;
+  infeed.push_back(Literal::VectorS32({1}));
+  EvalOptions options;
+  options.infeed = &infeed;
+  EXPECT_EQ(RunToText(kEmpty, {}, options), "() ( )");
+  EXPECT_EQ(infeed.size(), 1u);  // Nothing was read.
+}
+
 TEST(InfeedOutfeedTest, MissingOrMismatchedFeedIsAnError) {
   EXPECT_EQ(RunToText(kFeedModule),
             "error: test.hlo:5:3: error: in: the infeed queue is empty "

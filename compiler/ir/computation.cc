@@ -101,18 +101,7 @@ Computation::Computation(std::string name) : name_(std::move(name)) {}
 Computation::~Computation() = default;
 
 bool Computation::is_fusion_computation() const {
-  if (parent_ == nullptr) return false;
-  // O(module size): no caller back-pointers are kept, so look for a fusion
-  // instruction that calls this computation.
-  for (const Computation* computation : parent_->computations()) {
-    for (const auto& instruction : computation->order_) {
-      if (instruction->opcode() != Opcode::kFusion) continue;
-      for (const Computation* callee : instruction->called_computations()) {
-        if (callee == this) return true;
-      }
-    }
-  }
-  return false;
+  return parent_ != nullptr && parent_->IsFusionCallee(this);
 }
 
 std::string Computation::UniqueInstructionName(const std::string& base) {
@@ -126,6 +115,7 @@ Instruction* Computation::AddInstruction(
     std::unique_ptr<Instruction> instruction) {
   Instruction* raw = instruction.get();
   raw->parent_ = this;
+  raw->InvalidateFusionCallees();
   std::string unique = UniqueInstructionName(raw->name());
   if (unique != raw->name()) raw->set_name(std::move(unique));
   by_name_.emplace(raw->name(), raw);
@@ -290,6 +280,7 @@ absl::Status Computation::RemoveInstruction(Instruction* instruction) {
         absl::StrCat("cannot remove ", instruction->name(), " from ", name_,
                      ": it has users, is ROOT or is a parameter"));
   }
+  instruction->InvalidateFusionCallees();
   instruction->DetachOperands();
   instruction->DropAllControlDeps();
   auto by_name = by_name_.find(instruction->name());
@@ -332,7 +323,7 @@ int64_t Computation::RemoveDeadInstructions() {
     x->DropAllControlDeps();
   }
   for (Instruction* x : dead) {
-    x->users_.clear();  // Only dead users remained.
+    x->users_.Clear();  // Only dead users remained.
     absl::Status status = RemoveInstruction(x);
     (void)status;  // Cannot fail: detached, unused, not ROOT, no parameter.
   }

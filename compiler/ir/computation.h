@@ -47,6 +47,9 @@ class Computation {
   // and is not printed.
   const std::string& execution_thread() const { return execution_thread_; }
   void set_execution_thread(std::string t) { execution_thread_ = std::move(t); }
+  // Whether a fusion instruction of the module calls this computation.
+  // O(1) amortized: the module keeps the set of fusion callees, rebuilt
+  // after fusions are added or removed or their attributes change.
   bool is_fusion_computation() const;
 
   // Takes ownership; sets parent; makes the name unique within the module

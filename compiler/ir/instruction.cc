@@ -6,13 +6,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/ir/computation.h"
+#include "compiler/ir/module.h"
 
 namespace kiln {
 namespace {
-
-bool Contains(const std::vector<Instruction*>& list, const Instruction* x) {
-  return std::find(list.begin(), list.end(), x) != list.end();
-}
 
 // Removes `x` keeping the order of the rest; false if absent.
 bool EraseOne(std::vector<Instruction*>* list, const Instruction* x) {
@@ -35,41 +32,114 @@ std::string SourceLocation::ToString() const {
 Instruction::Instruction(Opcode opcode, Shape shape, std::string name)
     : opcode_(opcode), shape_(std::move(shape)), name_(std::move(name)) {}
 
-void Instruction::AddUser(Instruction* user) {
-  if (!Contains(users_, user)) users_.push_back(user);
+namespace internal {
+
+int64_t UserList::Find(const Instruction* user) const {
+  if (index_.empty()) {
+    for (size_t i = 0; i < users_.size(); ++i) {
+      if (users_[i] == user) return static_cast<int64_t>(i);
+    }
+    return -1;
+  }
+  auto it = index_.find(user);
+  return it == index_.end() ? -1 : static_cast<int64_t>(it->second);
 }
 
-void Instruction::RemoveUser(Instruction* user) { EraseOne(&users_, user); }
+void UserList::AddUses(Instruction* user, int32_t uses) {
+  const int64_t found = Find(user);
+  if (found >= 0) {
+    uses_[found] += uses;
+    return;
+  }
+  // Most instructions have one or two users; starting at two saves a
+  // reallocation for the common case.
+  if (users_.empty()) {
+    users_.reserve(2);
+    uses_.reserve(2);
+  }
+  users_.push_back(user);
+  uses_.push_back(uses);
+  if (!index_.empty()) {
+    index_.emplace(user, users_.size() - 1);
+  } else if (users_.size() > kIndexThreshold) {
+    index_.reserve(users_.size() * 2);
+    for (size_t i = 0; i < users_.size(); ++i) index_.emplace(users_[i], i);
+  }
+}
+
+void UserList::EraseAt(size_t position) {
+  if (index_.empty()) {
+    users_.erase(users_.begin() + position);
+    uses_.erase(uses_.begin() + position);
+    return;
+  }
+  index_.erase(users_[position]);
+  if (position + 1 != users_.size()) {
+    users_[position] = users_.back();
+    uses_[position] = uses_.back();
+    index_[users_[position]] = position;
+  }
+  users_.pop_back();
+  uses_.pop_back();
+}
+
+void UserList::RemoveUse(const Instruction* user) {
+  const int64_t found = Find(user);
+  if (found >= 0 && --uses_[found] <= 0) EraseAt(found);
+}
+
+void UserList::RemoveUser(const Instruction* user) {
+  const int64_t found = Find(user);
+  if (found >= 0) EraseAt(found);
+}
+
+void UserList::Clear() {
+  users_.clear();
+  uses_.clear();
+  index_.clear();
+}
+
+}  // namespace internal
+
+void Instruction::InvalidateFusionCallees() const {
+  if (opcode_ == Opcode::kFusion && parent_ != nullptr &&
+      parent_->parent() != nullptr) {
+    parent_->parent()->InvalidateFusionCallees();
+  }
+}
+
+AttributeMap* Instruction::mutable_attrs() {
+  InvalidateFusionCallees();
+  return &attrs_;
+}
 
 void Instruction::AppendOperand(Instruction* operand) {
-  // Checking our own (short) operand list keeps the users list deduplicated
-  // without scanning the operand's possibly long users list.
-  // Most instructions have one or two operands and users; starting at two
-  // saves a reallocation for the common binary case.
   if (operands_.empty()) operands_.reserve(2);
-  if (!Contains(operands_, operand)) {
-    if (operand->users_.empty()) operand->users_.reserve(2);
-    operand->users_.push_back(this);
-  }
+  operand->users_.AddUses(this, 1);
   operands_.push_back(operand);
 }
 
 void Instruction::ReplaceOperandWith(int64_t i, Instruction* new_operand) {
   Instruction* old_operand = operands_[i];
   if (old_operand == new_operand) return;
-  bool new_already_used = Contains(operands_, new_operand);
   operands_[i] = new_operand;
-  if (!Contains(operands_, old_operand)) old_operand->RemoveUser(this);
-  if (!new_already_used) new_operand->users_.push_back(this);
+  old_operand->users_.RemoveUse(this);
+  new_operand->users_.AddUses(this, 1);
 }
 
 void Instruction::ReplaceOperandAll(Instruction* old_operand,
                                     Instruction* new_operand) {
-  if (old_operand == new_operand || !Contains(operands_, old_operand)) return;
-  bool new_already_used = Contains(operands_, new_operand);
-  std::replace(operands_.begin(), operands_.end(), old_operand, new_operand);
-  old_operand->RemoveUser(this);
-  if (!new_already_used) new_operand->users_.push_back(this);
+  if (old_operand == new_operand) return;
+  int32_t replaced = 0;
+  for (Instruction*& operand : operands_) {
+    if (operand == old_operand) {
+      operand = new_operand;
+      ++replaced;
+    }
+  }
+  if (replaced == 0) return;
+  old_operand->users_.RemoveUser(this);
+  new_operand->users_.AddUses(this, replaced);
 }
 
 absl::Status Instruction::ReplaceAllUsesWith(Instruction* new_producer) {
@@ -85,18 +155,20 @@ absl::Status Instruction::ReplaceAllUsesWith(Instruction* new_producer) {
   }
   // Like XLA, a new producer that itself uses this instruction keeps doing
   // so; rewiring it would create a cycle.
-  std::vector<Instruction*> kept;
-  for (Instruction* user : users_) {
+  int32_t kept_uses = 0;
+  const std::vector<Instruction*>& users = users_.list();
+  for (size_t u = 0; u < users.size(); ++u) {
+    Instruction* user = users[u];
     if (user == new_producer) {
-      kept.push_back(user);
+      kept_uses = users_.uses_at(u);
       continue;
     }
-    bool already_used = Contains(user->operands_, new_producer);
     std::replace(user->operands_.begin(), user->operands_.end(), this,
                  new_producer);
-    if (!already_used) new_producer->users_.push_back(user);
+    new_producer->users_.AddUses(user, users_.uses_at(u));
   }
-  users_ = std::move(kept);
+  users_.Clear();
+  if (kept_uses > 0) users_.AddUses(new_producer, kept_uses);
   if (parent_ != nullptr && parent_->root() == this) {
     parent_->set_root(new_producer);
   }
@@ -104,14 +176,7 @@ absl::Status Instruction::ReplaceAllUsesWith(Instruction* new_producer) {
 }
 
 void Instruction::DetachOperands() {
-  for (size_t i = 0; i < operands_.size(); ++i) {
-    Instruction* operand = operands_[i];
-    // Each distinct operand once: skip later repeats.
-    if (std::find(operands_.begin(), operands_.begin() + i, operand) ==
-        operands_.begin() + i) {
-      operand->RemoveUser(this);
-    }
-  }
+  for (Instruction* operand : operands_) operand->users_.RemoveUse(this);
   operands_.clear();
 }
 
@@ -126,7 +191,10 @@ absl::Status Instruction::AddControlDependencyTo(Instruction* successor) {
         absl::StrCat("control dependency from ", name_, " to ",
                      successor->name(), " crosses computations"));
   }
-  if (Contains(control_successors_, successor)) return absl::OkStatus();
+  if (std::find(control_successors_.begin(), control_successors_.end(),
+                successor) != control_successors_.end()) {
+    return absl::OkStatus();
+  }
   control_successors_.push_back(successor);
   successor->control_predecessors_.push_back(this);
   return absl::OkStatus();
@@ -170,6 +238,7 @@ std::vector<Computation*> Instruction::called_computations() const {
 
 void Instruction::RemapCalledComputations(
     const std::function<Computation*(Computation*)>& map) {
+  InvalidateFusionCallees();
   for (const auto& entry : attrs_.entries()) {
     AttrValue* value = attrs_.Find(entry.first);
     if (auto* one = std::get_if<Computation*>(value)) {

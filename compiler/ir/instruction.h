@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/types/span.h"
 #include "compiler/ir/attributes.h"
@@ -22,6 +23,7 @@
 namespace kiln {
 
 class Computation;
+class Instruction;
 
 // Where an instruction came from in a text file (for error messages).
 struct SourceLocation {
@@ -30,6 +32,40 @@ struct SourceLocation {
   int column = 0;                // 1-based.
   std::string ToString() const;  // "file:line:col" or "" when unknown.
 };
+
+namespace internal {
+// The users of one instruction, each once, with how many of its operand
+// slots use the instruction. Adding, finding and removing a user are O(1):
+// a short list is scanned, a long one (more than kIndexThreshold users)
+// keeps a user -> position index. Removing a user from a long list moves
+// the last user into its place (so that removal does not shift the list);
+// a short list keeps its order.
+class UserList {
+ public:
+  static constexpr size_t kIndexThreshold = 16;
+
+  const std::vector<Instruction*>& list() const { return users_; }
+  // How many operand slots of list()[i] use the instruction.
+  int32_t uses_at(size_t i) const { return uses_[i]; }
+  bool Contains(const Instruction* user) const { return Find(user) >= 0; }
+  // Records `uses` more uses by `user` (appended when it is new).
+  void AddUses(Instruction* user, int32_t uses);
+  // Forgets one use by `user`; the user goes when none is left.
+  void RemoveUse(const Instruction* user);
+  // Forgets `user` whatever its number of uses.
+  void RemoveUser(const Instruction* user);
+  void Clear();
+
+ private:
+  int64_t Find(const Instruction* user) const;
+  void EraseAt(size_t position);
+
+  std::vector<Instruction*> users_;
+  std::vector<int32_t> uses_;  // Parallel to users_.
+  // Only for long lists; empty otherwise.
+  absl::flat_hash_map<const Instruction*, size_t> index_;
+};
+}  // namespace internal
 
 class Instruction {
  public:
@@ -53,12 +89,16 @@ class Instruction {
   const std::vector<Instruction*>& operands() const { return operands_; }
   Instruction* operand(int64_t i) const { return operands_[i]; }
   int64_t operand_count() const { return operands_.size(); }
-  // Users in first-use order, each once.
-  const std::vector<Instruction*>& users() const { return users_; }
-  int64_t user_count() const { return users_.size(); }
+  // Users, each once, in first-use order while no user was removed; after
+  // removals from a list of more than internal::UserList::kIndexThreshold
+  // users the order is still deterministic but no longer first-use order
+  // (removal moves the last user into the freed place, so it is O(1)).
+  const std::vector<Instruction*>& users() const { return users_.list(); }
+  int64_t user_count() const { return users_.list().size(); }
 
+  // O(1): does not scan the operand list (wide tuples stay linear).
   void AppendOperand(Instruction* operand);
-  // Replaces operand i, fixing both users lists.
+  // Replaces operand i, fixing both users lists. O(1).
   void ReplaceOperandWith(int64_t i, Instruction* new_operand);
   // Replaces every occurrence of `old_operand` among the operands.
   void ReplaceOperandAll(Instruction* old_operand, Instruction* new_operand);
@@ -81,7 +121,10 @@ class Instruction {
 
   // --- Attributes ---
   const AttributeMap& attrs() const { return attrs_; }
-  AttributeMap* mutable_attrs() { return &attrs_; }
+  // On a fusion, also marks the module's fusion-callee cache stale (see
+  // Computation::is_fusion_computation): change a fusion's called
+  // computations right after this call, not through a pointer kept for later.
+  AttributeMap* mutable_attrs();
   // Computations this instruction calls, in schema/attribute order.
   std::vector<Computation*> called_computations() const;
   // Points every called-computation reference at the mapped computation.
@@ -124,15 +167,15 @@ class Instruction {
 
  private:
   friend class Computation;
-  void RemoveUser(Instruction* user);
-  void AddUser(Instruction* user);
+  // Tells the module (if any) that this fusion's callees may change.
+  void InvalidateFusionCallees() const;
 
   Opcode opcode_;
   Shape shape_;
   std::string name_;
   Computation* parent_ = nullptr;
   std::vector<Instruction*> operands_;
-  std::vector<Instruction*> users_;
+  internal::UserList users_;
   std::vector<Instruction*> control_predecessors_;
   std::vector<Instruction*> control_successors_;
   AttributeMap attrs_;

@@ -95,7 +95,24 @@ std::string Module::UniqueComputationName(const std::string& base) {
   return name;
 }
 
+bool Module::IsFusionCallee(const Computation* computation) const {
+  if (!fusion_callees_valid_) {
+    fusion_callees_.clear();
+    for (const auto& caller : computations_) {
+      for (const auto& instruction : caller->order_) {
+        if (instruction->opcode() != Opcode::kFusion) continue;
+        for (const Computation* callee : instruction->called_computations()) {
+          fusion_callees_.insert(callee);
+        }
+      }
+    }
+    fusion_callees_valid_ = true;
+  }
+  return fusion_callees_.contains(computation);
+}
+
 Computation* Module::AddComputation(std::unique_ptr<Computation> computation) {
+  InvalidateFusionCallees();
   Computation* raw = computation.get();
   raw->parent_ = this;
   raw->name_ = UniqueComputationName(raw->name_);
@@ -218,6 +235,7 @@ int64_t Module::RemoveDeadComputations() {
                        return !marks.contains(c.get());
                      }),
       computations_.end());
+  InvalidateFusionCallees();
   RebuildComputationIndex();
   return static_cast<int64_t>(before - computations_.size());
 }
@@ -245,6 +263,7 @@ absl::Status Module::RemoveComputation(Computation* computation) {
     }
   }
   computations_.erase(it);
+  InvalidateFusionCallees();
   RebuildComputationIndex();
   return absl::OkStatus();
 }

@@ -118,6 +118,14 @@ class Module {
     return names_.contains(name);
   }
 
+  // Whether a fusion instruction of this module calls `computation`
+  // (Computation::is_fusion_computation). The set of fusion callees is
+  // built by one scan of the module and kept until InvalidateFusionCallees,
+  // which the IR calls when computations or fusion instructions are added
+  // or removed, or a fusion's attributes may change.
+  bool IsFusionCallee(const Computation* computation) const;
+  void InvalidateFusionCallees() const { fusion_callees_valid_ = false; }
+
  private:
   void RebuildComputationIndex();
 
@@ -134,6 +142,8 @@ class Module {
   // Per-root ".N" counters so uniquing is O(1) amortized.
   absl::flat_hash_map<std::string, int64_t> next_suffix_;
   absl::flat_hash_map<std::string, int64_t> next_computation_suffix_;
+  mutable bool fusion_callees_valid_ = false;
+  mutable absl::flat_hash_set<const Computation*> fusion_callees_;
 };
 
 }  // namespace kiln
