@@ -11,6 +11,8 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "compiler/ir/module.h"
+#include "compiler/ops/shape_inference.h"
+#include "compiler/pass/pass.h"
 #include "gtest/gtest.h"
 
 namespace kiln {
@@ -34,6 +36,18 @@ absl::StatusOr<bool> RunPass(absl::string_view pass_name, Module& module);
 // Success when printing `module`, parsing the text and printing again gives
 // the same text (the module is valid text, operands defined before use).
 ::testing::AssertionResult RoundTrips(const Module& module);
+
+// Parses `hlo`, evaluates it on `arguments` (HLO literal texts), runs the
+// registered pass `pass_name` (or `pass` when not null), and checks that it
+// reports `expect_change` (and leaves the text alone when it does not),
+// that the module verifies in `form`, round-trips through text and
+// computes the same value bit for bit. Returns the printed module ("" when
+// a step could not run; the failure is already recorded).
+std::string RunAndCheckValues(absl::string_view pass_name,
+                              const std::string& hlo,
+                              const std::vector<std::string>& arguments,
+                              bool expect_change, Pass* pass = nullptr,
+                              ShapeForm form = ShapeForm::kClient);
 
 }  // namespace pass_test
 }  // namespace kiln

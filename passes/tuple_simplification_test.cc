@@ -35,37 +35,9 @@ using ::testing::Not;
 std::string Simplify(const std::string& hlo,
                      const std::vector<std::string>& arguments,
                      bool expect_change) {
-  absl::StatusOr<std::unique_ptr<Module>> module = Parse(hlo);
-  EXPECT_TRUE(module.ok()) << module.status();
-  if (!module.ok()) return "";
-  std::vector<Literal> args;
-  for (const std::string& text : arguments) {
-    absl::StatusOr<Literal> literal = ParseLiteral(text);
-    EXPECT_TRUE(literal.ok()) << literal.status();
-    if (!literal.ok()) return "";
-    args.push_back(*std::move(literal));
-  }
-  absl::StatusOr<Literal> before = Evaluate(**module, args);
-  EXPECT_TRUE(before.ok()) << before.status();
-  const std::string original = Print(**module);
-  absl::StatusOr<bool> changed = RunPass("tuple-simplification", **module);
-  EXPECT_TRUE(changed.ok()) << changed.status();
-  if (!changed.ok()) return "";
-  EXPECT_EQ(*changed, expect_change) << Print(**module);
-  if (!expect_change) {
-    EXPECT_EQ(Print(**module), original);
-  }
-  VerifyOptions strict;
-  strict.form = ShapeForm::kStrict;
-  absl::Status verified = VerifyModule(**module, strict);
-  EXPECT_TRUE(verified.ok()) << verified << "\n" << Print(**module);
-  EXPECT_TRUE(RoundTrips(**module));
-  absl::StatusOr<Literal> after = Evaluate(**module, args);
-  EXPECT_TRUE(after.ok()) << after.status();
-  if (before.ok() && after.ok()) {
-    EXPECT_EQ(DescribeDifference(*before, *after), std::nullopt);
-  }
-  return Print(**module);
+  return pass_test::RunAndCheckValues("tuple-simplification", hlo, arguments,
+                                      expect_change, nullptr,
+                                      ShapeForm::kStrict);
 }
 
 const std::vector<std::string> kArgs = {"f32[2] {1, 2}", "s32[] 7"};

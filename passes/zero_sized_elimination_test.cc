@@ -1,14 +1,8 @@
 #include "passes/zero_sized_elimination.h"
 
-#include <memory>
 #include <string>
 #include <vector>
 
-#include "compiler/ir/literal.h"
-#include "compiler/ir/module.h"
-#include "compiler/pass/semantic_check.h"
-#include "compiler/text/parser.h"
-#include "compiler/verifier/verifier.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "passes/pass_test_util.h"
@@ -16,10 +10,6 @@
 namespace kiln {
 namespace {
 
-using ::kiln::pass_test::Parse;
-using ::kiln::pass_test::Print;
-using ::kiln::pass_test::RoundTrips;
-using ::kiln::pass_test::RunPass;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
@@ -29,30 +19,8 @@ using ::testing::Not;
 std::string RunAndCheck(const std::string& hlo,
                         const std::vector<std::string>& args,
                         bool expect_changed) {
-  absl::StatusOr<std::unique_ptr<Module>> module = Parse(hlo);
-  EXPECT_TRUE(module.ok()) << module.status();
-  if (!module.ok()) return "";
-  std::vector<Literal> arguments;
-  for (const std::string& text : args) {
-    absl::StatusOr<Literal> literal = ParseLiteral(text);
-    EXPECT_TRUE(literal.ok()) << literal.status();
-    if (literal.ok()) arguments.push_back(*std::move(literal));
-  }
-  std::vector<std::vector<Literal>> sets;
-  sets.push_back(std::move(arguments));
-  absl::StatusOr<SemanticChecker> checker =
-      SemanticChecker::Create(**module, std::move(sets));
-  EXPECT_TRUE(checker.ok()) << checker.status();
-  absl::StatusOr<bool> changed = RunPass("zero-sized-elimination", **module);
-  EXPECT_TRUE(changed.ok()) << changed.status();
-  EXPECT_EQ(changed.ok() && *changed, expect_changed);
-  EXPECT_TRUE(VerifyModule(**module).ok());
-  EXPECT_TRUE(RoundTrips(**module));
-  if (checker.ok()) {
-    absl::Status same = checker->Check("zero-sized-elimination", **module);
-    EXPECT_TRUE(same.ok()) << same;
-  }
-  return Print(**module);
+  return pass_test::RunAndCheckValues("zero-sized-elimination", hlo, args,
+                                      expect_changed);
 }
 
 TEST(ZeroSizedEliminationTest, ReplacesEmptyElementwiseResult) {
