@@ -18,25 +18,15 @@ namespace kiln {
 namespace {
 
 using eval_test::EntryModule;
+using eval_test::WithSize;
 
 // Runs the module and prints the result with its dynamic sizes.
 std::string Eval(const std::vector<std::string>& parameter_shapes,
                  const std::string& body,
                  const std::vector<std::string>& arguments,
                  const std::string& prelude = "") {
-  absl::StatusOr<Literal> result =
-      eval_test::Run(EntryModule(parameter_shapes, body, prelude), arguments);
-  if (!result.ok()) return absl::StrCat("error: ", result.status().message());
-  return LiteralToString(*result);
-}
-
-// "d = <shape> set-dimension-size(p0, n)" with n = `size`, on dimension
-// `dim`, followed by `rest`.
-std::string WithSize(const std::string& shape, int dim, int size,
-                     const std::string& rest) {
-  return absl::StrCat("n = s32[] constant(", size, ")\n  d = ", shape,
-                      " set-dimension-size(p0, n), dimensions={", dim, "}\n  ",
-                      rest);
+  return eval_test::RunToText(EntryModule(parameter_shapes, body, prelude),
+                              arguments);
 }
 
 constexpr char kAdd[] =

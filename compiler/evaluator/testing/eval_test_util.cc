@@ -84,5 +84,12 @@ std::string EntryModule(const std::vector<std::string>& parameter_shapes,
   return text;
 }
 
+std::string WithSize(const std::string& shape, int dim, int size,
+                     const std::string& rest) {
+  return absl::StrCat("n = s32[] constant(", size, ")\n  d = ", shape,
+                      " set-dimension-size(p0, n), dimensions={", dim, "}\n  ",
+                      rest);
+}
+
 }  // namespace eval_test
 }  // namespace kiln

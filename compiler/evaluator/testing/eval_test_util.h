@@ -42,6 +42,12 @@ std::string LiteralText(const Literal& literal);
 std::string EntryModule(const std::vector<std::string>& parameter_shapes,
                         absl::string_view body, absl::string_view prelude = "");
 
+// Body text "n = s32[] constant(<size>)\n  d = <shape> set-dimension-size(
+// p0, n), dimensions={<dim>}\n  <rest>": p0 made dynamic on `dim` with
+// `size` valid elements, for EntryModule bodies.
+std::string WithSize(const std::string& shape, int dim, int size,
+                     const std::string& rest);
+
 }  // namespace eval_test
 }  // namespace kiln
 
