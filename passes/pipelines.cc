@@ -36,9 +36,6 @@ std::unique_ptr<Pass> SimplifyToFixedPoint(std::string name) {
   return std::make_unique<FixedPoint>(std::move(body));
 }
 
-std::unique_ptr<PassPipeline> MakeBackendPipelineOrDie(
-    absl::string_view backend);
-
 }  // namespace
 
 std::unique_ptr<PassPipeline> MakeDefaultPipeline() {
@@ -84,7 +81,7 @@ class BrokenPipelinePass : public Pass {
   absl::Status error_;
 };
 
-std::unique_ptr<PassPipeline> MakeBackendPipelineOrDie(
+std::unique_ptr<PassPipeline> BackendPipelineOrFailingPass(
     absl::string_view backend) {
   absl::StatusOr<std::unique_ptr<PassPipeline>> pipeline =
       MakeBackendPipeline(backend);
@@ -117,8 +114,8 @@ const bool kGpuFusionPolicyRegistered =
 
 KILN_REGISTER_PIPELINE(default_pipeline, "default", MakeDefaultPipeline);
 KILN_REGISTER_PIPELINE(cpu_pipeline, "cpu",
-                       [] { return MakeBackendPipelineOrDie("cpu"); });
+                       [] { return BackendPipelineOrFailingPass("cpu"); });
 KILN_REGISTER_PIPELINE(gpu_pipeline, "gpu",
-                       [] { return MakeBackendPipelineOrDie("gpu"); });
+                       [] { return BackendPipelineOrFailingPass("gpu"); });
 
 }  // namespace kiln
