@@ -1,5 +1,6 @@
 #include "compiler/ir/computation.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -7,6 +8,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/types/span.h"
 #include "compiler/ir/module.h"
 
 namespace kiln {
@@ -98,7 +100,16 @@ bool ComputationHasSideEffect(const Computation* computation,
 
 Computation::Computation(std::string name) : name_(std::move(name)) {}
 
-Computation::~Computation() = default;
+Computation::~Computation() { DeleteAllInstructions(); }
+
+void Computation::DeleteAllInstructions() {
+  for (Instruction* instruction : order_) delete instruction;
+  for (auto& [slot, group] : pending_) {
+    for (Instruction* instruction : group) delete instruction;
+  }
+  order_.clear();
+  pending_.clear();
+}
 
 bool Computation::is_fusion_computation() const {
   return parent_ != nullptr && parent_->IsFusionCallee(this);
@@ -111,16 +122,22 @@ std::string Computation::UniqueInstructionName(const std::string& base) {
       &next_suffix_);
 }
 
+void Computation::AppendToOrder(Instruction* instruction) {
+  instruction->slot_ = static_cast<int64_t>(order_.size());
+  instruction->pending_ = false;
+  order_.push_back(instruction);
+}
+
 Instruction* Computation::AddInstruction(
     std::unique_ptr<Instruction> instruction) {
-  Instruction* raw = instruction.get();
+  Instruction* raw = instruction.release();
   raw->parent_ = this;
   raw->InvalidateFusionCallees();
   std::string unique = UniqueInstructionName(raw->name());
   if (unique != raw->name()) raw->set_name(std::move(unique));
   by_name_.emplace(raw->name(), raw);
-  order_.push_back(std::move(instruction));
-  position_.emplace(raw, std::prev(order_.end()));
+  AppendToOrder(raw);
+  ++live_count_;
   if (raw->opcode() == Opcode::kParameter) {
     int64_t number = raw->parameter_number();
     if (number < 0) {
@@ -140,24 +157,94 @@ Instruction* Computation::AddInstruction(
 Instruction* Computation::AddInstructionBefore(
     std::unique_ptr<Instruction> instruction, const Instruction* before) {
   Instruction* raw = AddInstruction(std::move(instruction));
-  auto target = position_.find(before);
-  if (target == position_.end()) return raw;  // Not ours: stays at the end.
-  auto current = position_.at(raw);
-  order_.splice(target->second, order_, current);
+  if (before == nullptr || before->parent() != this || before == raw) {
+    return raw;  // Not ours: stays at the end.
+  }
+  // Take `raw` back out of the last slot and file it just before `before`:
+  // in front of `before` in its pending group, or at the end of the group
+  // of before's slot (after what was inserted there earlier).
+  order_.pop_back();
+  std::vector<Instruction*>& group = pending_[before->slot_];
+  auto position = group.end();
+  if (before->pending_) {
+    position = std::find(group.begin(), group.end(), before);
+  }
+  group.insert(position, raw);
+  raw->slot_ = before->slot_;
+  raw->pending_ = true;
+  ++pending_count_;
   return raw;
 }
 
+std::vector<Instruction*> Computation::instructions() {
+  Settle();
+  return order_;
+}
+
+std::vector<Instruction*> Computation::instructions() const {
+  if (IsSettled()) return order_;
+  std::vector<Instruction*> result;
+  result.reserve(live_count_);
+  for (size_t slot = 0; slot < order_.size(); ++slot) {
+    if (pending_count_ > 0) {
+      auto group = pending_.find(static_cast<int64_t>(slot));
+      if (group != pending_.end()) {
+        result.insert(result.end(), group->second.begin(), group->second.end());
+      }
+    }
+    if (order_[slot] != nullptr) result.push_back(order_[slot]);
+  }
+  return result;
+}
+
+void Computation::ResetOrder(std::vector<Instruction*> order) {
+  order_ = std::move(order);
+  for (size_t slot = 0; slot < order_.size(); ++slot) {
+    order_[slot]->slot_ = static_cast<int64_t>(slot);
+    order_[slot]->pending_ = false;
+  }
+  pending_.clear();
+  pending_count_ = 0;
+  empty_slots_ = 0;
+}
+
+void Computation::Settle() {
+  if (IsSettled()) return;
+  ResetOrder(std::as_const(*this).instructions());
+}
+
+bool Computation::IsInDefinitionOrder() {
+  Settle();
+  return std::as_const(*this).IsInDefinitionOrder();
+}
+
 bool Computation::IsInDefinitionOrder() const {
+  if (IsSettled()) {
+    // Slots are positions: an input must sit in an earlier slot.
+    for (const Instruction* instruction : order_) {
+      for (const Instruction* operand : instruction->operands()) {
+        if (operand->parent() == this && operand->slot_ >= instruction->slot_) {
+          return false;
+        }
+      }
+      for (const Instruction* pred : instruction->control_predecessors()) {
+        if (pred->parent() == this && pred->slot_ >= instruction->slot_) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
   absl::flat_hash_set<const Instruction*> defined;
-  defined.reserve(order_.size());
-  for (const auto& instruction : order_) {
+  defined.reserve(live_count_);
+  for (const Instruction* instruction : instructions()) {
     for (const Instruction* operand : instruction->operands()) {
       if (operand->parent() == this && !defined.contains(operand)) return false;
     }
     for (const Instruction* pred : instruction->control_predecessors()) {
       if (pred->parent() == this && !defined.contains(pred)) return false;
     }
-    defined.insert(instruction.get());
+    defined.insert(instruction);
   }
   return true;
 }
@@ -166,11 +253,7 @@ absl::Status Computation::RestoreDefinitionOrder() {
   if (IsInDefinitionOrder()) return absl::OkStatus();
   absl::StatusOr<std::vector<Instruction*>> order = PostOrder();
   if (!order.ok()) return order.status();
-  // std::list::splice moves nodes without invalidating iterators, so
-  // position_ stays valid while each instruction is moved to the end.
-  for (Instruction* instruction : *order) {
-    order_.splice(order_.end(), order_, position_.at(instruction));
-  }
+  ResetOrder(*std::move(order));
   return absl::OkStatus();
 }
 
@@ -181,24 +264,25 @@ Instruction* Computation::AddParameter(std::unique_ptr<Instruction> parameter) {
   return AddInstruction(std::move(parameter));
 }
 
-std::vector<Instruction*> Computation::instructions() const {
-  std::vector<Instruction*> result;
-  result.reserve(order_.size());
-  for (const auto& instruction : order_) result.push_back(instruction.get());
-  return result;
-}
-
 Instruction* Computation::FindInstruction(absl::string_view name) const {
   auto it = by_name_.find(name);  // Heterogeneous: no string copy.
   return it == by_name_.end() ? nullptr : it->second;
 }
 
-absl::StatusOr<std::vector<Instruction*>> Computation::PostOrder() const {
+namespace {
+
+// Depth-first post order of `order` (a computation's instructions in
+// stable order); `index_of` maps each of them to a distinct index below
+// order.size(). Operands before users, control predecessors before
+// successors, ties broken by `order`.
+template <typename IndexOf>
+absl::StatusOr<std::vector<Instruction*>> PostOrderOf(
+    const Computation* computation, absl::Span<Instruction* const> order,
+    const IndexOf& index_of) {
   enum class Mark : uint8_t { kNew, kOpen, kDone };
-  absl::flat_hash_map<const Instruction*, Mark> marks;
-  marks.reserve(order_.size());
+  std::vector<Mark> marks(order.size(), Mark::kNew);
   std::vector<Instruction*> result;
-  result.reserve(order_.size());
+  result.reserve(order.size());
   // Explicit stack of (instruction, next input index) to survive deep graphs.
   std::vector<std::pair<Instruction*, size_t>> stack;
   auto input = [](const Instruction* x, size_t i) -> Instruction* {
@@ -208,25 +292,26 @@ absl::StatusOr<std::vector<Instruction*>> Computation::PostOrder() const {
     return i < x->control_predecessors().size() ? x->control_predecessors()[i]
                                                 : nullptr;
   };
-  for (const auto& start : order_) {
-    if (marks[start.get()] != Mark::kNew) continue;
-    marks[start.get()] = Mark::kOpen;
-    stack.emplace_back(start.get(), 0);
+  for (Instruction* start : order) {
+    if (marks[index_of(start)] != Mark::kNew) continue;
+    marks[index_of(start)] = Mark::kOpen;
+    stack.emplace_back(start, 0);
     while (!stack.empty()) {
       auto& [current, next] = stack.back();
       Instruction* in = input(current, next);
       if (in == nullptr) {
-        marks[current] = Mark::kDone;
+        marks[index_of(current)] = Mark::kDone;
         result.push_back(current);
         stack.pop_back();
         continue;
       }
       ++next;
-      if (in->parent() != this) continue;  // Foreign: the verifier's job.
-      Mark& mark = marks[in];
+      if (in->parent() != computation) continue;  // Foreign: the verifier's.
+      Mark& mark = marks[index_of(in)];
       if (mark == Mark::kOpen) {
-        return absl::FailedPreconditionError(absl::StrCat(
-            "computation ", name_, " has a cycle through ", in->name()));
+        return absl::FailedPreconditionError(
+            absl::StrCat("computation ", computation->name(),
+                         " has a cycle through ", in->name()));
       }
       if (mark == Mark::kNew) {
         mark = Mark::kOpen;
@@ -235,6 +320,26 @@ absl::StatusOr<std::vector<Instruction*>> Computation::PostOrder() const {
     }
   }
   return result;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<Instruction*>> Computation::PostOrder() {
+  Settle();
+  return std::as_const(*this).PostOrder();
+}
+
+absl::StatusOr<std::vector<Instruction*>> Computation::PostOrder() const {
+  if (IsSettled()) {
+    return PostOrderOf(this, order_,
+                       [](const Instruction* x) { return x->slot_; });
+  }
+  std::vector<Instruction*> order = instructions();
+  absl::flat_hash_map<const Instruction*, int64_t> index;
+  index.reserve(order.size());
+  for (size_t i = 0; i < order.size(); ++i) index[order[i]] = i;
+  return PostOrderOf(this, order,
+                     [&index](const Instruction* x) { return index.at(x); });
 }
 
 absl::Status Computation::ReplaceInstruction(Instruction* old_instruction,
@@ -270,7 +375,7 @@ absl::Status Computation::ReplaceInstruction(Instruction* old_instruction,
 
 absl::Status Computation::RemoveInstruction(Instruction* instruction) {
   if (instruction == nullptr || instruction->parent() != this ||
-      !position_.contains(instruction)) {
+      instruction->slot_ < 0) {
     return absl::InvalidArgumentError(absl::StrCat(
         "RemoveInstruction: instruction is not in computation ", name_));
   }
@@ -287,10 +392,18 @@ absl::Status Computation::RemoveInstruction(Instruction* instruction) {
   if (by_name != by_name_.end() && by_name->second == instruction) {
     by_name_.erase(by_name);
   }
-  auto position = position_.find(instruction);
-  auto list_it = position->second;
-  position_.erase(position);
-  order_.erase(list_it);  // Destroys the instruction.
+  if (instruction->pending_) {
+    auto group = pending_.find(instruction->slot_);
+    group->second.erase(
+        std::find(group->second.begin(), group->second.end(), instruction));
+    if (group->second.empty()) pending_.erase(group);
+    --pending_count_;
+  } else {
+    order_[instruction->slot_] = nullptr;
+    ++empty_slots_;
+  }
+  --live_count_;
+  delete instruction;
   return absl::OkStatus();
 }
 
@@ -299,8 +412,8 @@ int64_t Computation::RemoveDeadInstructions() {
   absl::flat_hash_set<const Instruction*> live;
   std::vector<Instruction*> work = {root_};
   absl::flat_hash_set<const Computation*> seen;
-  for (const auto& instruction : order_) {
-    Instruction* x = instruction.get();
+  const std::vector<Instruction*> order = instructions();
+  for (Instruction* x : order) {
     if (x->opcode() == Opcode::kParameter || HasSideEffect(*x, &seen)) {
       work.push_back(x);
     }
@@ -314,8 +427,8 @@ int64_t Computation::RemoveDeadInstructions() {
     for (Instruction* pred : x->control_predecessors()) work.push_back(pred);
   }
   std::vector<Instruction*> dead;
-  for (const auto& instruction : order_) {
-    if (!live.contains(instruction.get())) dead.push_back(instruction.get());
+  for (Instruction* x : order) {
+    if (!live.contains(x)) dead.push_back(x);
   }
   // Detach every dead instruction first so no dead user blocks removal.
   for (Instruction* x : dead) {
@@ -333,21 +446,22 @@ int64_t Computation::RemoveDeadInstructions() {
 std::unique_ptr<Computation> Computation::Clone(const std::string& name) const {
   auto clone = std::make_unique<Computation>(name);
   clone->execution_thread_ = execution_thread_;
+  const std::vector<Instruction*> order = instructions();
   absl::flat_hash_map<const Instruction*, Instruction*> map;
-  map.reserve(order_.size());
+  map.reserve(order.size());
   // Two phases (create, then wire) so operand order in the text is no
   // constraint and even a cyclic graph clones faithfully.
-  for (const auto& instruction : order_) {
+  for (const Instruction* instruction : order) {
     Instruction* copy = clone->AddInstruction(instruction->CloneWithNewOperands(
         instruction->shape(), {}, instruction->name()));
-    map.emplace(instruction.get(), copy);
+    map.emplace(instruction, copy);
   }
   auto mapped = [&map](Instruction* x) {
     auto it = map.find(x);
     return it == map.end() ? x : it->second;
   };
-  for (const auto& instruction : order_) {
-    Instruction* copy = map[instruction.get()];
+  for (const Instruction* instruction : order) {
+    Instruction* copy = map[instruction];
     for (Instruction* operand : instruction->operands()) {
       copy->AppendOperand(mapped(operand));
     }

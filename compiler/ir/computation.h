@@ -6,7 +6,6 @@
 
 #include <cstdint>
 #include <functional>
-#include <list>
 #include <memory>
 #include <string>
 #include <vector>
@@ -66,18 +65,25 @@ class Computation {
   Instruction* root() const { return root_; }
   void set_root(Instruction* root) { root_ = root; }
 
-  // Instructions in stable order (insertion order, as printed).
+  // Instructions in stable order (insertion order, as printed). O(n) copy
+  // of a contiguous array. The non-const overload first settles the order
+  // (places instructions added by AddInstructionBefore, drops the slots of
+  // removed ones) so later calls are a plain copy; the const overload
+  // never writes, so threads may share a const computation.
+  std::vector<Instruction*> instructions();
   std::vector<Instruction*> instructions() const;
-  int64_t instruction_count() const { return order_.size(); }
+  int64_t instruction_count() const { return live_count_; }
   const std::vector<Instruction*>& parameters() const { return parameters_; }
   Instruction* parameter(int64_t i) const { return parameters_[i]; }
   Instruction* FindInstruction(absl::string_view name) const;
 
   // Operands before users, control predecessors before successors; ties
   // broken by the stable order. Error if there is a cycle.
+  absl::StatusOr<std::vector<Instruction*>> PostOrder();
   absl::StatusOr<std::vector<Instruction*>> PostOrder() const;
   // True when every operand and control predecessor comes before its user
   // in the stable order (what the text format needs).
+  bool IsInDefinitionOrder();
   bool IsInDefinitionOrder() const;
   // Reorders the stable order in place into PostOrder() (which keeps the
   // old order wherever it was valid). Pointers and names are unchanged.
@@ -103,14 +109,36 @@ class Computation {
  private:
   friend class Module;
   std::string UniqueInstructionName(const std::string& base);
+  // Whether order_ is exactly the stable order: nothing pending, no empty
+  // slot, so every instruction's slot_ is its index in order_.
+  bool IsSettled() const { return pending_count_ == 0 && empty_slots_ == 0; }
+  // Makes order_ exactly the stable order (see IsSettled). O(n) when
+  // something was inserted or removed since the last call, else O(1).
+  void Settle();
+  // Sets order_ to `order` (every instruction of this computation, once)
+  // and renumbers the slots.
+  void ResetOrder(std::vector<Instruction*> order);
+  // Places `instruction` in its slot; ownership passes to order_.
+  void AppendToOrder(Instruction* instruction);
+  // Deletes every instruction (the destructor).
+  void DeleteAllInstructions();
 
   std::string name_;
   std::string execution_thread_ = "main";
   Module* parent_ = nullptr;
-  std::list<std::unique_ptr<Instruction>> order_;
-  absl::flat_hash_map<const Instruction*,
-                      std::list<std::unique_ptr<Instruction>>::iterator>
-      position_;
+  // The stable order, stored so that walking it is a walk over contiguous
+  // memory (a linked list made every pass pay a cache miss per
+  // instruction). Owning. Removing an instruction empties its slot, and
+  // AddInstructionBefore files the new instruction under the slot of the
+  // instruction it goes before (pending_), both in O(1); Settle() rebuilds
+  // the array in O(n) when the order is next read by a non-const caller.
+  std::vector<Instruction*> order_;
+  // Slot -> the instructions to place just before that slot, in order.
+  // Owning.
+  absl::flat_hash_map<int64_t, std::vector<Instruction*>> pending_;
+  int64_t pending_count_ = 0;
+  int64_t empty_slots_ = 0;
+  int64_t live_count_ = 0;
   absl::flat_hash_map<std::string, Instruction*> by_name_;
   // Per-root ".N" counters for uniquing while the computation has no module.
   absl::flat_hash_map<std::string, int64_t> next_suffix_;

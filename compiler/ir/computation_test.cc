@@ -368,5 +368,81 @@ TEST_F(ComputationTest, RestoreDefinitionOrderReportsCycles) {
   EXPECT_FALSE(comp_.RestoreDefinitionOrder().ok());
 }
 
+TEST_F(ComputationTest, InsertionsBeforePendingAndRemovedInstructions) {
+  Instruction* p0 = Param(0, "p0");
+  Instruction* a = Op(Opcode::kNegate, {p0}, "a");
+  Instruction* b = Op(Opcode::kAbs, {p0}, "b");
+  comp_.set_root(b);
+  auto make = [&](const std::string& name) {
+    auto x = std::make_unique<Instruction>(Opcode::kExp, F32x2(), name);
+    x->AppendOperand(p0);
+    return x;
+  };
+  Instruction* x = comp_.AddInstructionBefore(make("x"), b);
+  Instruction* y = comp_.AddInstructionBefore(make("y"), b);  // After x.
+  comp_.AddInstructionBefore(make("z"), y);                   // Before y.
+  comp_.AddInstructionBefore(make("w"), x);                   // Before x.
+  ASSERT_TRUE(comp_.RemoveInstruction(a).ok());               // Empties a slot.
+  comp_.AddInstruction(make("tail"));
+  const Computation& as_const = comp_;
+  const std::vector<std::string> expected = {"p0", "w", "x",   "z",
+                                             "y",  "b", "tail"};
+  // The const view computes the order without settling it...
+  EXPECT_EQ(Names(as_const.instructions()), expected);
+  EXPECT_EQ(comp_.instruction_count(), 7);
+  // ...and the settled order is the same.
+  EXPECT_EQ(Names(comp_.instructions()), expected);
+  // Removing a pending instruction and inserting before a removed one's
+  // neighbour keep the order.
+  ASSERT_TRUE(comp_.RemoveInstruction(x).ok());
+  comp_.AddInstructionBefore(make("v"), y);
+  EXPECT_EQ(Names(as_const.instructions()),
+            (std::vector<std::string>{"p0", "w", "z", "v", "y", "b", "tail"}));
+  EXPECT_TRUE(as_const.IsInDefinitionOrder());
+  absl::StatusOr<Instrs> const_post = as_const.PostOrder();
+  ASSERT_TRUE(const_post.ok());
+  absl::StatusOr<Instrs> post = comp_.PostOrder();
+  ASSERT_TRUE(post.ok());
+  EXPECT_EQ(*const_post, *post);
+  EXPECT_EQ(Names(*post),
+            (std::vector<std::string>{"p0", "w", "z", "v", "y", "b", "tail"}));
+  ExpectUseDefConsistent(comp_);
+}
+
+// Random insertions (at the end and before random instructions) and
+// removals, checked against a plain list model of the stable order.
+TEST_F(ComputationTest, StableOrderMatchesAListModel) {
+  std::mt19937 random(7);
+  Instruction* p0 = Param(0, "p0");
+  std::vector<Instruction*> model = {p0};
+  for (int step = 0; step < 2000; ++step) {
+    const int action = static_cast<int>(random() % 4);
+    if (action == 3 && model.size() > 1) {
+      size_t victim = random() % model.size();
+      if (model[victim] == p0) continue;  // Parameters stay.
+      ASSERT_TRUE(comp_.RemoveInstruction(model[victim]).ok());
+      model.erase(model.begin() + victim);
+    } else {
+      auto x = std::make_unique<Instruction>(Opcode::kExp, F32x2(), "x");
+      x->AppendOperand(p0);
+      if (action == 0) {
+        model.push_back(comp_.AddInstruction(std::move(x)));
+      } else {
+        size_t before = random() % model.size();
+        Instruction* added =
+            comp_.AddInstructionBefore(std::move(x), model[before]);
+        model.insert(model.begin() + before, added);
+      }
+    }
+    if (step % 97 == 0) {
+      const Computation& as_const = comp_;
+      ASSERT_EQ(as_const.instructions(), model) << "step " << step;
+    }
+    if (step % 331 == 0) ASSERT_EQ(comp_.instructions(), model);
+  }
+  EXPECT_EQ(comp_.instructions(), model);
+  EXPECT_EQ(comp_.instruction_count(), static_cast<int64_t>(model.size()));
+}
+
 }  // namespace
 }  // namespace kiln

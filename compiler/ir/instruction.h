@@ -181,6 +181,11 @@ class Instruction {
   AttributeMap attrs_;
   std::unique_ptr<Literal> literal_;
   int64_t parameter_number_ = -1;
+  // Where the parent computation keeps this instruction: its index in the
+  // computation's order array, or, while `pending_`, the slot it will be
+  // placed before (see Computation::order_).
+  int64_t slot_ = -1;
+  bool pending_ = false;
 };
 
 }  // namespace kiln

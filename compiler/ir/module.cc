@@ -99,7 +99,8 @@ bool Module::IsFusionCallee(const Computation* computation) const {
   if (!fusion_callees_valid_) {
     fusion_callees_.clear();
     for (const auto& caller : computations_) {
-      for (const auto& instruction : caller->order_) {
+      const Computation& computation = *caller;
+      for (const Instruction* instruction : computation.instructions()) {
         if (instruction->opcode() != Opcode::kFusion) continue;
         for (const Computation* callee : instruction->called_computations()) {
           fusion_callees_.insert(callee);
@@ -117,7 +118,8 @@ Computation* Module::AddComputation(std::unique_ptr<Computation> computation) {
   raw->parent_ = this;
   raw->name_ = UniqueComputationName(raw->name_);
   bool renamed = false;
-  for (const auto& instruction : raw->order_) {
+  const std::vector<Instruction*> instructions = raw->instructions();
+  for (Instruction* instruction : instructions) {
     std::string unique = UniqueName(instruction->name());
     if (unique != instruction->name()) {
       instruction->set_name(std::move(unique));
@@ -126,8 +128,8 @@ Computation* Module::AddComputation(std::unique_ptr<Computation> computation) {
   }
   if (renamed) {
     raw->by_name_.clear();
-    for (const auto& instruction : raw->order_) {
-      raw->by_name_.emplace(instruction->name(), instruction.get());
+    for (Instruction* instruction : instructions) {
+      raw->by_name_.emplace(instruction->name(), instruction);
     }
   }
   raw->next_suffix_.clear();  // The module's counters rule from now on.
@@ -205,7 +207,8 @@ absl::StatusOr<Computation*> Module::CloneComputation(
   for (Computation* original : order) {
     std::unique_ptr<Computation> clone =
         original->Clone(original->name() + suffix);
-    for (const auto& instruction : clone->order_) {
+    const std::vector<Instruction*> instructions = clone->instructions();
+    for (Instruction* instruction : instructions) {
       instruction->set_name(instruction->name() + suffix);
       instruction->RemapCalledComputations([&clones](Computation* callee) {
         auto it = clones.find(callee);
@@ -213,8 +216,8 @@ absl::StatusOr<Computation*> Module::CloneComputation(
       });
     }
     clone->by_name_.clear();
-    for (const auto& instruction : clone->order_) {
-      clone->by_name_.emplace(instruction->name(), instruction.get());
+    for (Instruction* instruction : instructions) {
+      clone->by_name_.emplace(instruction->name(), instruction);
     }
     clones[original] = AddComputation(std::move(clone));
   }
@@ -283,7 +286,7 @@ std::unique_ptr<Module> Module::Clone() const {
     return it == map.end() ? callee : it->second;
   };
   for (auto& copy : copies) {
-    for (const auto& instruction : copy->order_) {
+    for (Instruction* instruction : copy->instructions()) {
       instruction->RemapCalledComputations(remap);
     }
   }
