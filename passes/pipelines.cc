@@ -42,9 +42,13 @@ std::unique_ptr<PassPipeline> MakeDefaultPipeline() {
   auto pipeline = std::make_unique<PassPipeline>("default");
   pipeline->AddPass(std::make_unique<BroadcastLegalizationPass>());
   pipeline->AddPass(SimplifyToFixedPoint("simplify"));
-  pipeline->AddPass(std::make_unique<GatherSimplificationPass>());
-  pipeline->AddPass(std::make_unique<ScatterSimplificationPass>());
-  pipeline->AddPass(SimplifyToFixedPoint("cleanups"));
+  // The cleanups are the fixed point the module is already at, unless
+  // gather/scatter canonicalization changed something.
+  auto canonicalize = std::make_unique<PassPipeline>("canonicalize");
+  canonicalize->AddPass(std::make_unique<GatherSimplificationPass>());
+  canonicalize->AddPass(std::make_unique<ScatterSimplificationPass>());
+  pipeline->AddPass(std::make_unique<IfChanged>(
+      std::move(canonicalize), SimplifyToFixedPoint("cleanups")));
   return pipeline;
 }
 
@@ -107,10 +111,8 @@ const bool kCpuFusionPolicyRegistered =
       limits.max_operands = 32;
       return std::make_unique<DefaultFusionPolicy>("cpu", limits);
     });
-const bool kGpuFusionPolicyRegistered =
-    FusionPolicyRegistry::Global().Register("gpu", [] {
-      return std::make_unique<DefaultFusionPolicy>("gpu");
-    });
+const bool kGpuFusionPolicyRegistered = FusionPolicyRegistry::Global().Register(
+    "gpu", [] { return std::make_unique<DefaultFusionPolicy>("gpu"); });
 
 KILN_REGISTER_PIPELINE(default_pipeline, "default", MakeDefaultPipeline);
 KILN_REGISTER_PIPELINE(cpu_pipeline, "cpu",

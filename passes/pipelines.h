@@ -5,7 +5,8 @@
 //                 tuple-simplification, constant-folding, cse,
 //                 zero-sized-elimination, dce)
 //            -> gather-simplification, scatter-simplification
-//            -> fixed-point(the same cleanups)
+//            -> fixed-point(the same cleanups), only if the two before
+//               changed something (else the module is already there)
 //   cpu      default -> layout-assignment (the "cpu" constraints)
 //            -> fusion (the "cpu" policy) -> dce
 //   gpu      the same with the "gpu" constraints and policy

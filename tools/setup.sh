@@ -17,6 +17,7 @@ readonly PACKAGES=(
   libgmock-dev      # GoogleMock
   libbenchmark-dev  # Google Benchmark
   nlohmann-json3-dev
+  libjemalloc-dev   # the allocator of kiln and the benchmarks (third_party/BUILD)
   clang             # the fuzz build (tools/fuzz.sh)
   libclang-rt-14-dev  # libFuzzer and the sanitizer runtimes for clang
   lld               # the fuzz build links with lld

@@ -155,6 +155,8 @@ const AttrValue* AttributeMap::Find(absl::string_view name) const {
 }
 
 AttrValue* AttributeMap::Find(absl::string_view name) {
+  // The caller may store a computation through the pointer.
+  may_reference_computations_ = true;
   for (auto& entry : entries_) {
     if (entry.first == name) return &entry.second;
   }
@@ -162,8 +164,13 @@ AttrValue* AttributeMap::Find(absl::string_view name) {
 }
 
 void AttributeMap::Set(absl::string_view name, AttrValue value) {
-  if (AttrValue* existing = Find(name)) {
-    *existing = std::move(value);
+  if (std::holds_alternative<Computation*>(value) ||
+      std::holds_alternative<ComputationList>(value)) {
+    may_reference_computations_ = true;
+  }
+  for (auto& entry : entries_) {
+    if (entry.first != name) continue;
+    entry.second = std::move(value);
     return;
   }
   entries_.emplace_back(std::string(name), std::move(value));

@@ -164,12 +164,18 @@ class AttributeMap {
     return entries_;
   }
   bool empty() const { return entries_.empty(); }
+  // False when no value names a computation, so that callers walking every
+  // instruction for its callees (call graphs, side effects) skip the
+  // entries. Conservative: once a computation is set, or a value is handed
+  // out for writing, it stays true.
+  bool MayReferenceComputations() const { return may_reference_computations_; }
   // Equality of values; Computation* compared by computation name so that
   // equal modules built separately compare equal.
   bool Equals(const AttributeMap& other) const;
 
  private:
   std::vector<std::pair<std::string, AttrValue>> entries_;
+  bool may_reference_computations_ = false;
 };
 
 }  // namespace kiln

@@ -154,5 +154,26 @@ TEST(AttributesTest, EqualsComparesKindsAndValues) {
   EXPECT_FALSE(d.Equals(e));
 }
 
+TEST(AttributesTest, MayReferenceComputationsIsConservative) {
+  Computation callee("callee");
+  AttributeMap plain;
+  plain.Set("dimensions", Int64List{0, 1});
+  EXPECT_FALSE(plain.MayReferenceComputations());
+  AttributeMap calls;
+  calls.Set("to_apply", &callee);
+  EXPECT_TRUE(calls.MayReferenceComputations());
+  AttributeMap list;
+  list.Set("branch_computations", ComputationList{&callee});
+  EXPECT_TRUE(list.MayReferenceComputations());
+  // A value handed out for writing may become a computation.
+  AttributeMap written;
+  written.Set("to_apply", std::string("placeholder"));
+  EXPECT_FALSE(written.MayReferenceComputations());
+  *written.Find("to_apply") = &callee;
+  EXPECT_TRUE(written.MayReferenceComputations());
+  AttributeMap copy = calls;
+  EXPECT_TRUE(copy.MayReferenceComputations());
+}
+
 }  // namespace
 }  // namespace kiln

@@ -223,6 +223,7 @@ void Instruction::DropAllControlDeps() {
 
 std::vector<Computation*> Instruction::called_computations() const {
   std::vector<Computation*> result;
+  if (!attrs_.MayReferenceComputations()) return result;
   for (const auto& entry : attrs_.entries()) {
     const AttrValue& value = entry.second;
     if (const auto* one = std::get_if<Computation*>(&value)) {
@@ -238,6 +239,7 @@ std::vector<Computation*> Instruction::called_computations() const {
 
 void Instruction::RemapCalledComputations(
     const std::function<Computation*(Computation*)>& map) {
+  if (!attrs_.MayReferenceComputations()) return;
   InvalidateFusionCallees();
   for (const auto& entry : attrs_.entries()) {
     AttrValue* value = attrs_.Find(entry.first);

@@ -63,6 +63,23 @@ absl::StatusOr<bool> FixedPoint::RunWith(Module& module,
       max_iterations_, " iterations"));
 }
 
+IfChanged::IfChanged(std::unique_ptr<Pass> trigger, std::unique_ptr<Pass> then)
+    : trigger_(std::move(trigger)),
+      then_(std::move(then)),
+      name_(absl::StrCat("if-changed(", trigger_->name(), ", ", then_->name(),
+                         ")")) {}
+
+absl::StatusOr<bool> IfChanged::RunWith(Module& module,
+                                        Instrumentation* instrumentation) {
+  absl::StatusOr<bool> triggered =
+      RunPassWith(*trigger_, module, instrumentation);
+  if (!triggered.ok() || !*triggered) return triggered;
+  absl::StatusOr<bool> then_changed =
+      RunPassWith(*then_, module, instrumentation);
+  if (!then_changed.ok()) return then_changed.status();
+  return true;
+}
+
 PipelineRegistry& PipelineRegistry::Global() {
   static PipelineRegistry* registry = new PipelineRegistry();
   return *registry;

@@ -83,6 +83,26 @@ class FixedPoint : public CompoundPass {
   std::string name_;
 };
 
+// Runs `trigger`, then `then` only if `trigger` changed the module.
+// Changed if either changed. For work that only a change can make
+// necessary: the default pipeline's cleanups after gather/scatter
+// canonicalization run the very fixed point the module already reached,
+// so when canonicalization changes nothing they would change nothing.
+class IfChanged : public CompoundPass {
+ public:
+  IfChanged(std::unique_ptr<Pass> trigger, std::unique_ptr<Pass> then);
+  // "if-changed(<trigger>, <then>)".
+  absl::string_view name() const override { return name_; }
+
+  absl::StatusOr<bool> RunWith(Module& module,
+                               Instrumentation* instrumentation) override;
+
+ private:
+  std::unique_ptr<Pass> trigger_;
+  std::unique_ptr<Pass> then_;
+  std::string name_;
+};
+
 using PipelineFactory = std::function<std::unique_ptr<PassPipeline>()>;
 
 // Pipelines by name ("default", "cpu", ...). Registration happens at static

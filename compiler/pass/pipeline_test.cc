@@ -119,6 +119,32 @@ TEST(FixedPointTest, IterationCapIsAnErrorNamingThePass) {
   EXPECT_EQ(stats[0].changed, 5);
 }
 
+TEST(IfChangedTest, RunsThenOnlyAfterAChange) {
+  std::vector<std::string> log;
+  IfChanged conditional(std::make_unique<CountingPass>("trigger", 1, &log),
+                        std::make_unique<CountingPass>("then", 0, &log));
+  EXPECT_EQ(conditional.name(), "if-changed(trigger, then)");
+  std::unique_ptr<Module> module = Parse(kAddModule);
+  absl::StatusOr<bool> changed = conditional.Run(*module);
+  ASSERT_TRUE(changed.ok());
+  EXPECT_TRUE(*changed);  // The trigger changed; `then` did not.
+  EXPECT_EQ(log, (std::vector<std::string>{"trigger", "then"}));
+  changed = conditional.Run(*module);  // The trigger changes nothing now.
+  ASSERT_TRUE(changed.ok());
+  EXPECT_FALSE(*changed);
+  EXPECT_EQ(log, (std::vector<std::string>{"trigger", "then", "trigger"}));
+}
+
+TEST(IfChangedTest, ErrorsStopAndNameThePass) {
+  IfChanged conditional(std::make_unique<FailingPass>(),
+                        std::make_unique<AddCommutePass>());
+  std::unique_ptr<Module> module = Parse(kAddModule);
+  absl::StatusOr<bool> changed =
+      RunPipeline(conditional, *module, TestOptions());
+  EXPECT_EQ(changed.status().message(),
+            "pass 'test-fail': cannot handle module m");
+}
+
 TEST(PipelineRegistryTest, RegisteredPipelinesAndNamesResolve) {
   std::unique_ptr<PassPipeline> pipeline =
       PipelineRegistry::Global().Create("test-pipeline");
