@@ -324,18 +324,18 @@ bool InvolvesDynamicShapes(const Instruction& instruction) {
 
 void AddRewrite(std::vector<Rewrite>* rewrites, std::string name,
                 std::vector<Opcode> opcodes, RewriteFn fn) {
-  RewriteFn guarded = [opcodes = std::move(opcodes), fn = std::move(fn)](
+  // The driver tries the rewrite only on `opcodes` (Rewrite::opcodes).
+  RewriteFn guarded = [fn = std::move(fn)](
                           Instruction* instruction,
                           RewriteContext& context) -> absl::StatusOr<bool> {
-    if (std::find(opcodes.begin(), opcodes.end(), instruction->opcode()) ==
-            opcodes.end() ||
-        HasControlDependencies(*instruction) ||
+    if (HasControlDependencies(*instruction) ||
         InvolvesDynamicShapes(*instruction)) {
       return false;
     }
     return fn(instruction, context);
   };
-  rewrites->push_back({std::move(name), std::move(guarded)});
+  rewrites->push_back(
+      {std::move(name), std::move(guarded), std::move(opcodes)});
 }
 
 bool IsIdentityPermutation(const std::vector<int64_t>& dims) {

@@ -96,8 +96,9 @@ absl::StatusOr<bool> ReplaceAndClean(RewriteContext& context,
 absl::Status RemoveIfDead(RewriteContext& context, Instruction* instruction);
 
 // Appends rewrite `name`, tried only on instructions whose opcode is in
-// `opcodes` (checked first, so that a sweep pays little for rewrites of
-// other ops) and that have no control dependencies and no dynamic shapes.
+// `opcodes` (non-empty; the driver dispatches on them, so that a sweep pays
+// nothing for rewrites of other ops) and that have no control dependencies
+// and no dynamic shapes.
 void AddRewrite(std::vector<Rewrite>* rewrites, std::string name,
                 std::vector<Opcode> opcodes, RewriteFn fn);
 

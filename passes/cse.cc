@@ -1,5 +1,6 @@
 #include "passes/cse.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -196,13 +197,32 @@ class ComputationCse {
   absl::StatusOr<int64_t> Run(Computation* computation);
 
  private:
+  // A kept instruction and its hash (computed once: the table rehashes).
+  struct Kept {
+    size_t hash;
+    Instruction* instruction;
+  };
+  struct KeptHash {
+    size_t operator()(const Kept& kept) const { return kept.hash; }
+  };
+  struct KeptEq {
+    const ComputationCse* cse;
+    bool operator()(const Kept& a, const Kept& b) const {
+      return a.hash == b.hash &&
+             cse->Equivalent(*a.instruction, *b.instruction);
+    }
+  };
+
   bool Mergeable(const Instruction& instruction) const;
-  // The operands, the two of a commutative op sorted (by address: any
-  // fixed order makes {a, b} and {b, a} compare equal).
-  std::vector<const Instruction*> CanonicalOperands(
-      const Instruction& instruction) const;
-  size_t Hash(const Instruction& instruction,
-              const std::vector<const Instruction*>& operands) const;
+  // Whether the operands of a commutative op are taken as an unordered
+  // pair.
+  bool Unordered(const Instruction& instruction) const {
+    return options_.canonicalize_commutative && IsCommutative(instruction);
+  }
+  // Same operands (an unordered pair for commutative ops) and identical
+  // otherwise.
+  bool Equivalent(const Instruction& a, const Instruction& b) const;
+  size_t Hash(const Instruction& instruction) const;
 
   const CseOptions& options_;
   const absl::flat_hash_set<const Computation*>& effectful_;
@@ -228,23 +248,30 @@ bool ComputationCse::Mergeable(const Instruction& instruction) const {
   return true;
 }
 
-std::vector<const Instruction*> ComputationCse::CanonicalOperands(
-    const Instruction& instruction) const {
-  std::vector<const Instruction*> operands(instruction.operands().begin(),
-                                           instruction.operands().end());
-  if (options_.canonicalize_commutative && IsCommutative(instruction) &&
-      std::less<const Instruction*>()(operands[1], operands[0])) {
-    std::swap(operands[0], operands[1]);
-  }
-  return operands;
+bool ComputationCse::Equivalent(const Instruction& a,
+                                const Instruction& b) const {
+  if (a.opcode() != b.opcode()) return false;
+  const std::vector<Instruction*>& x = a.operands();
+  const std::vector<Instruction*>& y = b.operands();
+  if (x.size() != y.size()) return false;
+  const bool same_operands =
+      x == y || (Unordered(a) && x[0] == y[1] && x[1] == y[0]);
+  return same_operands && a.IdenticalIgnoringOperands(b);
 }
 
-size_t ComputationCse::Hash(
-    const Instruction& instruction,
-    const std::vector<const Instruction*>& operands) const {
+size_t ComputationCse::Hash(const Instruction& instruction) const {
   size_t h = HashOf(static_cast<int>(instruction.opcode()));
   h = Mix(h, HashShape(instruction.shape()));
-  for (const Instruction* operand : operands) h = Mix(h, HashOf(operand));
+  const std::vector<Instruction*>& operands = instruction.operands();
+  if (Unordered(instruction)) {
+    // Either order hashes alike: the pair in address order.
+    const Instruction* low =
+        std::min(operands[0], operands[1], std::less<const Instruction*>());
+    const Instruction* high = low == operands[0] ? operands[1] : operands[0];
+    h = Mix(Mix(h, HashOf(low)), HashOf(high));
+  } else {
+    for (const Instruction* operand : operands) h = Mix(h, HashOf(operand));
+  }
   h = Mix(h, HashAttributes(instruction.attrs()));
   if (instruction.has_literal()) h = Mix(h, HashLiteral(instruction.literal()));
   return h;
@@ -257,32 +284,18 @@ absl::StatusOr<int64_t> ComputationCse::Run(Computation* computation) {
   for (const Instruction* instruction : *order) {
     if (instruction->opcode() == Opcode::kDomain) constants_allowed_ = false;
   }
-  struct Representative {
-    Instruction* instruction;
-    std::vector<const Instruction*> operands;
-  };
-  // Hash -> the kept instructions with that hash (usually one).
-  absl::flat_hash_map<size_t, std::vector<Representative>> buckets;
+  // One kept instruction per class of equivalent ones: a duplicate is
+  // replaced on sight, so it never joins the table.
+  absl::flat_hash_set<Kept, KeptHash, KeptEq> kept(0, KeptHash(), KeptEq{this});
   int64_t removed = 0;
   for (Instruction* instruction : *order) {
     if (!Mergeable(*instruction)) continue;
-    std::vector<const Instruction*> operands = CanonicalOperands(*instruction);
-    std::vector<Representative>& bucket = buckets[Hash(*instruction, operands)];
-    Instruction* match = nullptr;
-    for (const Representative& candidate : bucket) {
-      if (candidate.operands == operands &&
-          candidate.instruction->IdenticalIgnoringOperands(*instruction)) {
-        match = candidate.instruction;
-        break;
-      }
-    }
-    if (match == nullptr) {
-      bucket.push_back({instruction, std::move(operands)});
-      continue;
-    }
-    // `instruction` comes after `match` in post order and has the same
-    // operands, so every user of it may use `match` instead.
-    absl::Status status = computation->ReplaceInstruction(instruction, match);
+    auto [it, inserted] = kept.insert({Hash(*instruction), instruction});
+    if (inserted) continue;
+    // `instruction` comes after its match in post order and has the same
+    // operands, so every user of it may use the match instead.
+    absl::Status status =
+        computation->ReplaceInstruction(instruction, it->instruction);
     if (!status.ok()) return status;
     ++removed;
   }

@@ -130,10 +130,10 @@ absl::StatusOr<bool> GteOfWhile(Instruction* gte, RewriteContext& context) {
 }  // namespace
 
 std::vector<Rewrite> TupleSimplificationPass::rewrites() const {
-  return {{"gte-of-tuple", GteOfTuple},
-          {"tuple-of-gtes", TupleOfGtes},
-          {"gte-of-call", GteOfCall},
-          {"gte-of-while", GteOfWhile}};
+  return {{"gte-of-tuple", GteOfTuple, {Opcode::kGetTupleElement}},
+          {"tuple-of-gtes", TupleOfGtes, {Opcode::kTuple}},
+          {"gte-of-call", GteOfCall, {Opcode::kGetTupleElement}},
+          {"gte-of-while", GteOfWhile, {Opcode::kGetTupleElement}}};
 }
 
 KILN_REGISTER_PASS(TupleSimplificationPass);

@@ -52,7 +52,8 @@ absl::StatusOr<bool> ReplaceByEmptyConstant(Instruction* instruction,
 }  // namespace
 
 std::vector<Rewrite> ZeroSizedEliminationPass::rewrites() const {
-  return {{"replace-by-empty-constant", ReplaceByEmptyConstant}};
+  // Any opcode: every op with a zero-sized array result qualifies.
+  return {{"replace-by-empty-constant", ReplaceByEmptyConstant, {}}};
 }
 
 KILN_REGISTER_PASS(ZeroSizedEliminationPass);

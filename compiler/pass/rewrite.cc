@@ -47,27 +47,49 @@ namespace {
 // Tries the rewrites on `instruction`; sets `*fired` to the name of the one
 // that fired, if any.
 absl::Status RewriteOne(Instruction* instruction,
-                        absl::Span<const Rewrite> rewrites,
+                        absl::Span<const Rewrite* const> rewrites,
                         RewriteContext& context, const std::string** fired) {
-  for (const Rewrite& rewrite : rewrites) {
-    absl::StatusOr<bool> changed = rewrite.apply(instruction, context);
+  for (const Rewrite* rewrite : rewrites) {
+    absl::StatusOr<bool> changed = rewrite->apply(instruction, context);
     if (!changed.ok()) {
       return absl::Status(
           changed.status().code(),
-          absl::StrCat("rewrite '", rewrite.name, "' on ", instruction->name(),
+          absl::StrCat("rewrite '", rewrite->name, "' on ", instruction->name(),
                        ": ", changed.status().message()));
     }
     if (*changed) {
-      *fired = &rewrite.name;
+      *fired = &rewrite->name;
       return absl::OkStatus();
     }
   }
   return absl::OkStatus();
 }
 
+// For each opcode, the rewrites that may fire on it, in list order.
+using RewritesByOpcode = std::vector<std::vector<const Rewrite*>>;
+
+RewritesByOpcode IndexByOpcode(absl::Span<const Rewrite> rewrites) {
+  RewritesByOpcode by_opcode(kOpcodeCount);
+  for (const Rewrite& rewrite : rewrites) {
+    if (rewrite.opcodes.empty()) {
+      for (std::vector<const Rewrite*>& list : by_opcode) {
+        list.push_back(&rewrite);
+      }
+      continue;
+    }
+    for (Opcode opcode : rewrite.opcodes) {
+      std::vector<const Rewrite*>& list =
+          by_opcode[static_cast<size_t>(opcode)];
+      // Listed twice is still tried once.
+      if (list.empty() || list.back() != &rewrite) list.push_back(&rewrite);
+    }
+  }
+  return by_opcode;
+}
+
 // One sweep over one computation. Returns the last rewrite that fired.
 absl::Status SweepComputation(Computation* computation,
-                              absl::Span<const Rewrite> rewrites,
+                              const RewritesByOpcode& rewrites,
                               RewriteContext& context,
                               const std::string** last_fired) {
   absl::StatusOr<std::vector<Instruction*>> order = computation->PostOrder();
@@ -77,8 +99,9 @@ absl::Status SweepComputation(Computation* computation,
     // A freed pointer may come back for a new instruction; skipping it
     // then is harmless, the next sweep visits it.
     if (context.IsRemoved(instruction)) continue;
-    absl::Status status =
-        RewriteOne(instruction, rewrites, context, &fired_here);
+    absl::Status status = RewriteOne(
+        instruction, rewrites[static_cast<size_t>(instruction->opcode())],
+        context, &fired_here);
     if (!status.ok()) return status;
   }
   if (fired_here == nullptr) return absl::OkStatus();
@@ -92,6 +115,7 @@ absl::Status SweepComputation(Computation* computation,
 absl::StatusOr<bool> ApplyRewrites(Module& module,
                                    absl::Span<const Rewrite> rewrites,
                                    const RewriteOptions& options) {
+  const RewritesByOpcode by_opcode = IndexByOpcode(rewrites);
   RewriteContext context;
   bool changed = false;
   const std::string* last_fired = nullptr;
@@ -99,7 +123,7 @@ absl::StatusOr<bool> ApplyRewrites(Module& module,
     const std::string* fired = nullptr;
     for (Computation* computation : module.computations()) {
       absl::Status status =
-          SweepComputation(computation, rewrites, context, &fired);
+          SweepComputation(computation, by_opcode, context, &fired);
       if (!status.ok()) return status;
       context.ClearRemoved();
     }

@@ -72,6 +72,10 @@ using RewriteFn =
 struct Rewrite {
   std::string name;
   RewriteFn apply;
+  // The opcodes `apply` can fire on; empty means any. The driver tries a
+  // rewrite only on instructions of these opcodes, so a pass with many
+  // rewrites costs each instruction only the few that concern it.
+  std::vector<Opcode> opcodes;
 };
 
 struct RewriteOptions {
@@ -80,11 +84,11 @@ struct RewriteOptions {
   int64_t max_sweeps = 64;
 };
 
-// Sweeps every computation in post order, trying the rewrites in list
-// order on each live instruction (the first that fires wins for that
-// instruction), until a sweep fires none. After a sweep that changed a
-// computation, its text order is made a definition order again
-// (Computation::RestoreDefinitionOrder). Returns whether any fired.
+// Sweeps every computation in post order, trying the rewrites (those whose
+// `opcodes` admit the instruction) in list order on each live instruction (the
+// first that fires wins for that instruction), until a sweep fires none. After
+// a sweep that changed a computation, its text order is made a definition order
+// again (Computation::RestoreDefinitionOrder). Returns whether any fired.
 absl::StatusOr<bool> ApplyRewrites(Module& module,
                                    absl::Span<const Rewrite> rewrites,
                                    const RewriteOptions& options = {});
