@@ -299,43 +299,17 @@ absl::StatusOr<bool> ReplaceAndClean(RewriteContext& context,
   return true;
 }
 
-namespace {
-
-// Instructions that order others through control edges keep their place:
-// replacing them would move those edges onto an operand, which could form a
-// cycle with the operand's own users.
-bool HasControlDependencies(const Instruction& instruction) {
-  return !instruction.control_predecessors().empty() ||
-         !instruction.control_successors().empty();
-}
-
-// Values with dynamic dimensions are left alone: which elements past the
-// dynamic size an op writes is not the simplifier's to decide, and the
-// evaluator's results differ there between an op and its operand.
-bool InvolvesDynamicShapes(const Instruction& instruction) {
-  if (!instruction.shape().is_static()) return true;
-  for (const Instruction* operand : instruction.operands()) {
-    if (!operand->shape().is_static()) return true;
-  }
-  return false;
-}
-
-}  // namespace
-
 void AddRewrite(std::vector<Rewrite>* rewrites, std::string name,
                 std::vector<Opcode> opcodes, RewriteFn fn) {
-  // The driver tries the rewrite only on `opcodes` (Rewrite::opcodes).
-  RewriteFn guarded = [fn = std::move(fn)](
-                          Instruction* instruction,
-                          RewriteContext& context) -> absl::StatusOr<bool> {
-    if (HasControlDependencies(*instruction) ||
-        InvolvesDynamicShapes(*instruction)) {
-      return false;
-    }
-    return fn(instruction, context);
-  };
-  rewrites->push_back(
-      {std::move(name), std::move(guarded), std::move(opcodes)});
+  // The driver tries the rewrite only on `opcodes`, and only on plain
+  // instructions (Rewrite::plain_only). Instructions that order others
+  // through control edges keep their place: replacing them would move those
+  // edges onto an operand, which could form a cycle with the operand's own
+  // users. Values with dynamic dimensions are left alone: which elements
+  // past the dynamic size an op writes is not the simplifier's to decide,
+  // and the evaluator's results differ there between an op and its operand.
+  rewrites->push_back({std::move(name), std::move(fn), std::move(opcodes),
+                       /*plain_only=*/true});
 }
 
 bool IsIdentityPermutation(const std::vector<int64_t>& dims) {

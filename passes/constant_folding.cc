@@ -69,16 +69,23 @@ bool IsNeverFolded(const Instruction& instruction) {
   }
 }
 
-// Computations containing a never-folded op (parameters, constants, tuples,
-// broadcasts and iotas aside: inside a callee they are fine), callees
-// first, so one post-order sweep decides every computation.
+// Called computations containing a never-folded op (parameters, constants,
+// tuples, broadcasts and iotas aside: inside a callee they are fine),
+// callees first, so one post-order sweep decides every computation. Only
+// callees are decided: the question is asked of the computations an
+// instruction calls, never of the entry.
 absl::StatusOr<absl::flat_hash_set<const Computation*>> UnfoldableComputations(
     const Module& module) {
   absl::StatusOr<std::vector<Computation*>> order =
       module.PostOrderComputations();
   if (!order.ok()) return order.status();
+  absl::flat_hash_set<const Computation*> called;
+  for (const Computation* computation : *order) {
+    called.insert(computation->callees().begin(), computation->callees().end());
+  }
   absl::flat_hash_set<const Computation*> unfoldable;
   for (const Computation* computation : *order) {
+    if (!called.contains(computation)) continue;
     for (const Instruction* instruction : computation->instructions()) {
       const Opcode opcode = instruction->opcode();
       bool bad = IsNeverFolded(*instruction) && opcode != Opcode::kParameter &&

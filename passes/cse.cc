@@ -165,28 +165,6 @@ bool IsAsynchronous(Opcode opcode) {
   }
 }
 
-// Computations with a side effect anywhere inside, callees first.
-absl::StatusOr<absl::flat_hash_set<const Computation*>> EffectfulComputations(
-    const Module& module) {
-  absl::StatusOr<std::vector<Computation*>> order =
-      module.PostOrderComputations();
-  if (!order.ok()) return order.status();
-  absl::flat_hash_set<const Computation*> effectful;
-  for (const Computation* computation : *order) {
-    for (const Instruction* instruction : computation->instructions()) {
-      bool effect = HasOwnSideEffect(*instruction);
-      for (const Computation* callee : instruction->called_computations()) {
-        effect = effect || effectful.contains(callee);
-      }
-      if (effect) {
-        effectful.insert(computation);
-        break;
-      }
-    }
-  }
-  return effectful;
-}
-
 class ComputationCse {
  public:
   ComputationCse(const CseOptions& options,
@@ -306,7 +284,7 @@ absl::StatusOr<int64_t> ComputationCse::Run(Computation* computation) {
 
 absl::StatusOr<bool> CsePass::Run(Module& module) {
   absl::StatusOr<absl::flat_hash_set<const Computation*>> effectful =
-      EffectfulComputations(module);
+      CalledComputationsWithSideEffects(module);
   if (!effectful.ok()) return effectful.status();
   ComputationCse cse(options_, *effectful);
   bool changed = false;

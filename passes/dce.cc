@@ -47,16 +47,18 @@ bool HasOwnSideEffect(const Instruction& instruction) {
   }
 }
 
-namespace {
-
-// Computations with a side effect anywhere inside, callees first.
 absl::StatusOr<absl::flat_hash_set<const Computation*>>
-ComputationsWithSideEffects(const Module& module) {
-  absl::flat_hash_set<const Computation*> effectful;
+CalledComputationsWithSideEffects(const Module& module) {
   absl::StatusOr<std::vector<Computation*>> order =
       module.PostOrderComputations();
   if (!order.ok()) return order.status();
+  absl::flat_hash_set<const Computation*> called;
   for (const Computation* computation : *order) {
+    called.insert(computation->callees().begin(), computation->callees().end());
+  }
+  absl::flat_hash_set<const Computation*> effectful;
+  for (const Computation* computation : *order) {
+    if (!called.contains(computation)) continue;
     for (const Instruction* instruction : computation->instructions()) {
       bool effect = HasOwnSideEffect(*instruction);
       for (const Computation* callee : instruction->called_computations()) {
@@ -70,6 +72,8 @@ ComputationsWithSideEffects(const Module& module) {
   }
   return effectful;
 }
+
+namespace {
 
 bool HasSideEffect(const Instruction& instruction,
                    const absl::flat_hash_set<const Computation*>& effectful) {
@@ -126,7 +130,7 @@ absl::StatusOr<int64_t> RemoveDeadInstructions(
 
 absl::StatusOr<bool> DcePass::Run(Module& module) {
   absl::StatusOr<absl::flat_hash_set<const Computation*>> effectful =
-      ComputationsWithSideEffects(module);
+      CalledComputationsWithSideEffects(module);
   if (!effectful.ok()) return effectful.status();
   bool changed = false;
   for (Computation* computation : module.computations()) {

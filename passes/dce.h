@@ -18,11 +18,13 @@
 // after-all, rng-bit-generator, iota and everything else are pure. Then
 // computations not reachable from the entry are removed.
 //
-// Linear in module size: one post-order sweep over computations decides
-// side effects (memoized per computation), then a worklist per computation.
+// Linear in module size: one post-order sweep over the called computations
+// decides side effects (memoized per computation), then a worklist per
+// computation.
 #ifndef KILN_PASSES_DCE_H_
 #define KILN_PASSES_DCE_H_
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "compiler/ir/instruction.h"
@@ -40,6 +42,14 @@ class DcePass : public Pass {
 // Whether `instruction` itself (not what it calls) has a side effect, per
 // the list above.
 bool HasOwnSideEffect(const Instruction& instruction);
+
+// The called computations with a side effect anywhere inside, callees
+// first. Only computations some instruction calls are decided (a caller
+// asks about its callees; the entry's own effects matter to nobody), so a
+// module whose calls are all to small reducers costs a walk of those
+// alone. Error when the call graph has recursion.
+absl::StatusOr<absl::flat_hash_set<const Computation*>>
+CalledComputationsWithSideEffects(const Module& module);
 
 }  // namespace kiln
 

@@ -1,5 +1,6 @@
 #include "passes/fusion.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -43,21 +44,34 @@ std::vector<Computation*> ComputationsToFuse(const Module& module) {
   return result;
 }
 
+// Moved members that the fused computation renamed on insertion -> the
+// name they had in the computation.
+using RenamedMembers = absl::flat_hash_map<const Instruction*, std::string>;
+
 // Builds one fusion's computation (detached: it joins the module once the
-// instructions it replaces are gone, so its clones can keep their names)
-// and the fusion instruction in `computation`. The fusion reads the
+// instructions it replaces are gone, so its members can keep their names)
+// and the fusion instruction in `computation`. Members that leave the
+// computation move into it (PlannedFusion::moved); the others, roots
+// included, are cloned. The fusion reads the
 // original instructions; ReplaceRoots, run once every fusion of the
 // computation is built, then points the roots' users at the fusion, which
 // also rewires fusions reading another fusion's roots.
 class FusionBuilder {
  public:
-  FusionBuilder(Computation* computation, const PlannedFusion& planned)
-      : computation_(computation), planned_(planned) {}
+  FusionBuilder(Computation* computation, const PlannedFusion& planned,
+                RenamedMembers* renamed)
+      : computation_(computation), planned_(planned), renamed_(renamed) {}
 
   std::unique_ptr<Computation> Build() {
     fused_ = std::make_unique<Computation>("fused_computation");
     for (Instruction* input : planned_.inputs) AddParameter(input);
-    for (const Instruction* member : planned_.members) CloneMember(*member);
+    for (size_t i = 0; i < planned_.members.size(); ++i) {
+      if (planned_.moved[i]) {
+        MoveMember(planned_.members[i]);
+      } else {
+        CloneMember(*planned_.members[i]);
+      }
+    }
     Instruction* root = FusedRoot();
     fused_->set_root(root);
     fusion_ = AddFusionInstruction(root->shape());
@@ -73,7 +87,13 @@ class FusionBuilder {
       Instruction* root = planned_.roots[i];
       absl::Status status = MoveControlDeps(root, fusion_);
       if (!status.ok()) return status;
-      if (root->user_count() == 0 && root != computation_->root()) continue;
+      // A root that a moved member read counts as used, as it was before
+      // the move: a clone would have left the original reading it until
+      // its removal, so the root got a get-tuple-element (then dead).
+      if (root->user_count() == 0 && root != computation_->root() &&
+          !roots_read_by_moved_.contains(root)) {
+        continue;
+      }
       Instruction* value = fusion_;
       if (!single) {
         auto element = std::make_unique<Instruction>(
@@ -97,17 +117,46 @@ class FusionBuilder {
     parameter_of_.emplace(outside, fused_->AddParameter(std::move(parameter)));
   }
 
+  // What `outside` (a member or an input) is inside the fused computation.
+  Instruction* FusedValueOf(const Instruction* outside) const {
+    auto fused = clone_of_.find(outside);
+    return fused != clone_of_.end() ? fused->second : parameter_of_.at(outside);
+  }
+
   void CloneMember(const Instruction& member) {
     std::vector<Instruction*> operands;
     operands.reserve(member.operand_count());
-    for (Instruction* operand : member.operands()) {
-      auto fused = clone_of_.find(operand);
-      operands.push_back(fused != clone_of_.end() ? fused->second
-                                                  : parameter_of_.at(operand));
+    for (const Instruction* operand : member.operands()) {
+      operands.push_back(FusedValueOf(operand));
     }
     clone_of_.emplace(&member,
                       fused_->AddInstruction(member.CloneWithNewOperands(
                           member.shape(), operands, member.name())));
+  }
+
+  // Moves `member` (which leaves the computation) into the fused
+  // computation, reading the fused values of its operands: the same result
+  // as a clone without allocating one and deleting the original. Its users
+  // left in the computation are roots about to be removed.
+  void MoveMember(Instruction* member) {
+    for (int64_t i = 0; i < member->operand_count(); ++i) {
+      Instruction* operand = member->operand(i);
+      Instruction* fused = FusedValueOf(operand);
+      if (fused == operand) continue;  // Moved before it.
+      if (std::find(planned_.roots.begin(), planned_.roots.end(), operand) !=
+          planned_.roots.end()) {
+        roots_read_by_moved_.insert(operand);
+      }
+      member->ReplaceOperandWith(i, fused);
+    }
+    // A name the fused computation already has (a parameter's) is
+    // uniquified on insertion; the original name is the one to release.
+    if (fused_->FindInstruction(member->name()) != nullptr) {
+      renamed_->emplace(member, member->name());
+    }
+    std::unique_ptr<Instruction> detached =
+        computation_->DetachInstruction(member);
+    clone_of_.emplace(member, fused_->AddInstruction(std::move(detached)));
   }
 
   // The root's clone, or a tuple of the roots' clones.
@@ -156,6 +205,9 @@ class FusionBuilder {
 
   Computation* computation_;
   const PlannedFusion& planned_;
+  RenamedMembers* renamed_;
+  // Roots of this fusion that a moved member read (see ReplaceRoots).
+  absl::flat_hash_set<const Instruction*> roots_read_by_moved_;
   std::unique_ptr<Computation> fused_;
   Instruction* fusion_ = nullptr;
   absl::flat_hash_map<const Instruction*, Instruction*> clone_of_;
@@ -164,15 +216,18 @@ class FusionBuilder {
 
 // Applies `plan` to `computation`: builds every fusion, moves the roots'
 // users to them, removes the replaced instructions, then adds the fused
-// computations to `module` (their clones take the names the removed
-// instructions free).
+// computations to `module` (their members take the names the removed
+// instructions free). Moved members release their names here too, exactly
+// as if they had been cloned and removed, so every name comes out as the
+// uniquifier would give it to a clone.
 absl::Status ApplyPlan(const FusionPlan& plan, Computation* computation,
                        Module& module) {
   std::vector<FusionBuilder> builders;
   std::vector<std::unique_ptr<Computation>> fused;
+  RenamedMembers renamed;
   builders.reserve(plan.fusions.size());
   for (const PlannedFusion& planned : plan.fusions) {
-    builders.emplace_back(computation, planned);
+    builders.emplace_back(computation, planned, &renamed);
     fused.push_back(builders.back().Build());
   }
   for (FusionBuilder& builder : builders) {
@@ -180,6 +235,12 @@ absl::Status ApplyPlan(const FusionPlan& plan, Computation* computation,
     if (!status.ok()) return status;
   }
   for (Instruction* instruction : plan.removed) {
+    if (instruction->parent() != computation) {  // Moved into a fusion.
+      auto original = renamed.find(instruction);
+      module.ReleaseName(original != renamed.end() ? original->second
+                                                   : instruction->name());
+      continue;
+    }
     const std::string name = instruction->name();
     absl::Status status = computation->RemoveInstruction(instruction);
     if (!status.ok()) {

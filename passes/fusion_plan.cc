@@ -406,8 +406,23 @@ class Planner {
     return MergeResult::kMerged;
   }
 
+  // How many cluster references (placements and own clusters, before
+  // merging) the users of `x` hold, counting no further than 2.
+  int ReaderClusterCountUpTo2(const Instruction* x) const {
+    int count = 0;
+    for (const Instruction* user : x->users()) {
+      const Node& node = nodes_[index_.at(user)];
+      count += static_cast<int>(node.placements.size()) + (node.own >= 0);
+      if (count >= 2) return 2;
+    }
+    return count;
+  }
+
   // Merges the fusions reading `x` that iterate over the same shape.
   void MergeReadersOf(const Instruction* x) {
+    // Most instructions are read by at most one fusion: nothing to merge,
+    // so skip building the maps below (allocations for every instruction).
+    if (ReaderClusterCountUpTo2(x) < 2) return;
     std::map<std::vector<int64_t>, int32_t> base_by_dims;
     absl::flat_hash_set<int32_t> seen;
     auto consider = [&](int32_t cluster) {
@@ -438,6 +453,27 @@ class Planner {
 
   // --- Result ---
 
+  // Sets each fusion's `moved`: a producer that leaves the computation
+  // moves into the last fusion holding it. The last, because the fusions
+  // are built in order and a copy is cloned from the original's operands,
+  // which moving rewires. Roots (own cluster) stay until their users are
+  // rewired, so they are cloned.
+  void MarkMoves(const std::vector<std::vector<size_t>>& member_indices,
+                 FusionPlan* plan) const {
+    std::vector<bool> claimed(order_.size(), false);
+    for (size_t f = plan->fusions.size(); f-- > 0;) {
+      const std::vector<size_t>& indices = member_indices[f];
+      std::vector<bool>& moved = plan->fusions[f].moved;
+      moved.assign(indices.size(), false);
+      for (size_t m = 0; m < indices.size(); ++m) {
+        const size_t i = indices[m];
+        if (nodes_[i].kept || claimed[i]) continue;
+        claimed[i] = true;
+        moved[m] = true;
+      }
+    }
+  }
+
   FusionPlan Finish() {
     FusionPlan plan;
     std::vector<int32_t> live;
@@ -449,16 +485,23 @@ class Planner {
     std::sort(live.begin(), live.end(), [this](int32_t a, int32_t b) {
       return clusters_[a].position < clusters_[b].position;
     });
-    // Sorts by post-order index, looking each index up once.
+    // Sorts by post-order index, looking each index up once; returns the
+    // sorted indices.
     auto sort_by_index = [this](std::vector<Instruction*>& instructions) {
       std::vector<std::pair<size_t, Instruction*>> keyed;
       keyed.reserve(instructions.size());
       for (Instruction* x : instructions) keyed.emplace_back(index_.at(x), x);
       std::sort(keyed.begin(), keyed.end());
+      std::vector<size_t> indices(keyed.size());
       for (size_t i = 0; i < keyed.size(); ++i) {
         instructions[i] = keyed[i].second;
+        indices[i] = keyed[i].first;
       }
+      return indices;
     };
+    // Per fusion, the post-order index of each member.
+    std::vector<std::vector<size_t>> member_indices;
+    member_indices.reserve(live.size());
     for (int32_t c : live) {
       Cluster& cluster = clusters_[c];
       PlannedFusion fusion;
@@ -466,7 +509,7 @@ class Planner {
       fusion.roots = std::move(cluster.roots);
       fusion.members = std::move(cluster.members);
       sort_by_index(fusion.roots);
-      sort_by_index(fusion.members);
+      member_indices.push_back(sort_by_index(fusion.members));
       absl::flat_hash_set<const Instruction*> members(fusion.members.begin(),
                                                       fusion.members.end());
       for (const Instruction* member : fusion.members) {
@@ -480,6 +523,7 @@ class Planner {
       sort_by_index(fusion.inputs);
       plan.fusions.push_back(std::move(fusion));
     }
+    MarkMoves(member_indices, &plan);
     absl::flat_hash_set<const Instruction*> roots;
     for (const PlannedFusion& fusion : plan.fusions) {
       roots.insert(fusion.roots.begin(), fusion.roots.end());

@@ -52,6 +52,12 @@ struct PlannedFusion {
   // Every instruction to clone into the fused computation (roots included),
   // operands before users.
   std::vector<Instruction*> members;
+  // Parallel to members: whether the member leaves the computation into
+  // this fusion (it is removed, not a root, and this is the last fusion
+  // holding it), so it is moved rather than cloned. Every other member is
+  // cloned: roots (their users are rewired later) and producers that stay
+  // in place or whose move goes to a later fusion.
+  std::vector<bool> moved;
   // What the members read from outside, in program order: the fusion's
   // operands, param_0..param_N of the fused computation.
   std::vector<Instruction*> inputs;
@@ -61,7 +67,8 @@ struct FusionPlan {
   // In program order of their last root.
   std::vector<PlannedFusion> fusions;
   // Instructions to remove once the fusions replace them: the roots, and
-  // the producers fused into every user. Users before operands.
+  // the producers fused into every user (those moved into a fusion
+  // included). Users before operands.
   std::vector<Instruction*> removed;
 };
 

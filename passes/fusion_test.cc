@@ -342,6 +342,43 @@ TEST(FusionTest, CheapProducerWithSeveralFusedUsersLeavesTheComputation) {
   EXPECT_THAT(Entry(out), Not(HasSubstr("add(")));
 }
 
+// A producer that leaves the computation moves into the last fusion
+// holding it and is cloned into the others; names come out as if every
+// member were a clone: the first fusion added to the module gets the freed
+// name, the next a fresh one.
+TEST(FusionTest, CopiedProducerKeepsItsNameInTheFirstFusion) {
+  const std::string out = Fuse(EntryModule({"f32[4]"},
+                                           "a = f32[4] add(p0, p0)\n"
+                                           "  n = f32[4] negate(a)\n"
+                                           "  b = f32[4] abs(a)\n"
+                                           "  ROOT t = (f32[4], f32[4]) "
+                                           "tuple(n, b)"),
+                               true, Policy({}, /*siblings=*/false));
+  EXPECT_TRUE(ContainsInOrder(
+      out, {"fused_computation {", "a = f32[4]{0} add(param_0, param_0)",
+            "fused_computation.1 {",
+            "a.1 = f32[4]{0} add(param_0.1, "
+            "param_0.1)"}))
+      << out;
+  EXPECT_THAT(Entry(out), Not(HasSubstr("add(")));
+}
+
+// A moved member whose name the fused computation already uses (here a
+// parameter's) is renamed there; the name it frees is its original one, so
+// an unrelated instruction named like the renamed member keeps its name.
+TEST(FusionTest, MovedMemberNamedLikeAParameterFreesItsOriginalName) {
+  const std::string out = Fuse(EntryModule({"f32[4]"},
+                                           "param_0 = f32[4] add(p0, p0)\n"
+                                           "  n = f32[4] negate(param_0)\n"
+                                           "  ROOT param_0.1 = (f32[4]) "
+                                           "tuple(n)"));
+  EXPECT_TRUE(ContainsInOrder(
+      out, {"fused_computation {", "param_0 = f32[4]{0} parameter(0)",
+            "param_0.2 = f32[4]{0} add(param_0, param_0)", "ENTRY",
+            "ROOT param_0.1 = (f32[4]{0}) tuple("}))
+      << out;
+}
+
 TEST(FusionTest, ExpensiveProducerWithSeveralUsersIsNotDuplicated) {
   const std::string out = Fuse(EntryModule({"f32[4]"},
                                            "e = f32[4] exponential(p0)\n"

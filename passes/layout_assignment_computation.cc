@@ -11,7 +11,9 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
+#include "absl/types/span.h"
 #include "compiler/ir/computation.h"
 #include "compiler/ir/instruction.h"
 #include "compiler/ir/opcode.h"
@@ -89,7 +91,7 @@ namespace {
 // The candidate most of `candidates` equal; ties go to the earliest.
 // Elementwise ops have a handful of operands; `map` may have many, so
 // long lists are counted through a hash map.
-const Layout* MostCommon(const std::vector<const Layout*>& candidates) {
+const Layout* MostCommon(absl::Span<const Layout* const> candidates) {
   const Layout* best = candidates.front();
   int64_t best_votes = 0;
   if (candidates.size() <= 8) {
@@ -120,32 +122,112 @@ const Layout* MostCommon(const std::vector<const Layout*>& candidates) {
 }  // namespace
 
 Info* ComputationAssigner::InfoOf(const Instruction* instruction) {
-  auto it = info_.find(instruction);
-  return it == info_.end() ? nullptr : &it->second;
+  auto it = index_.find(instruction);
+  return it == index_.end() ? nullptr : &infos_[it->second];
+}
+
+const Info* ComputationAssigner::InfoOf(const Instruction* instruction) const {
+  auto it = index_.find(instruction);
+  return it == index_.end() ? nullptr : &infos_[it->second];
 }
 
 bool ComputationAssigner::IsPending(const Instruction* instruction) const {
-  auto it = info_.find(instruction);
-  return it != info_.end() && it->second.pending;
+  const Info* info = InfoOf(instruction);
+  return info != nullptr && info->pending;
 }
 
-const Layout* ComputationAssigner::Wanted(
-    const Instruction& instruction) const {
-  auto it = info_.find(&instruction);
-  if (it == info_.end() || !instruction.shape().IsArray()) return nullptr;
-  if (it->second.requirement.result.has_value()) {
-    return &*it->second.requirement.result;
+void ComputationAssigner::RecordOriginal(const Shape& shape, Info& info) {
+  if (shape.IsArray() && !shape.has_layout()) {
+    info.original = static_cast<int32_t>(original_layouts_.size());
+    for (int64_t d = shape.rank() - 1; d >= 0; --d) {
+      original_layouts_.push_back(d);  // Layout::Default's order.
+    }
+    return;
   }
-  if (it->second.preferred.has_layout()) return &it->second.preferred.layout();
+  if (shape.IsArray() && shape.layout().HasOnlyMinorToMajor() &&
+      static_cast<int64_t>(shape.layout().minor_to_major().size()) ==
+          shape.rank()) {
+    info.original = static_cast<int32_t>(original_layouts_.size());
+    const std::vector<int64_t>& m2m = shape.layout().minor_to_major();
+    original_layouts_.insert(original_layouts_.end(), m2m.begin(), m2m.end());
+    return;
+  }
+  info.original_is_shape = true;
+  info.original = static_cast<int32_t>(original_shapes_.size());
+  original_shapes_.push_back(shape);
+  original_shapes_.back().SetDefaultLayoutIfMissing();
+}
+
+// Dimensions and element types never change in this pass, so the current
+// shape with the recorded layout is the original.
+Shape ComputationAssigner::OriginalShape(const Instruction& instruction,
+                                         const Info& info) const {
+  if (info.original_is_shape) return original_shapes_[info.original];
+  return WithLayout(instruction.shape(), OriginalLayout(instruction, info));
+}
+
+Layout ComputationAssigner::OriginalLayout(const Instruction& instruction,
+                                           const Info& info) const {
+  if (info.original_is_shape) return original_shapes_[info.original].layout();
+  // Only arrays are recorded in original_layouts_; their rank is the length.
+  const int64_t rank = instruction.shape().rank();
+  const auto begin = original_layouts_.begin() + info.original;
+  return Layout(std::vector<int64_t>(begin, begin + rank));
+}
+
+bool ComputationAssigner::ChangedFromOriginal(const Instruction& instruction,
+                                              const Info& info) const {
+  const Shape& shape = instruction.shape();
+  if (info.original_is_shape) return shape != original_shapes_[info.original];
+  // What Shape::operator== would say against the plain recorded layout.
+  if (!shape.has_layout() || !shape.layout().HasOnlyMinorToMajor()) {
+    return true;
+  }
+  const std::vector<int64_t>& m2m = shape.layout().minor_to_major();
+  return static_cast<int64_t>(m2m.size()) != shape.rank() ||
+         !std::equal(m2m.begin(), m2m.end(),
+                     original_layouts_.begin() + info.original);
+}
+
+const LayoutRequirement& ComputationAssigner::RequirementOf(
+    const Info& info) const {
+  static const LayoutRequirement* const kNone = new LayoutRequirement();
+  return info.requirement < 0 ? *kNone : requirements_[info.requirement];
+}
+
+const Layout* ComputationAssigner::Wanted(const Instruction& instruction,
+                                          const Info& info) const {
+  if (!instruction.shape().IsArray()) return nullptr;
+  const LayoutRequirement& requirement = RequirementOf(info);
+  if (requirement.result.has_value()) return &*requirement.result;
+  if (info.preferred != nullptr && info.preferred->has_layout()) {
+    return &info.preferred->layout();
+  }
   return nullptr;
+}
+
+Shape ComputationAssigner::PreferredShape(const Instruction& instruction,
+                                          const Info& info) {
+  if (info.preferred != nullptr) return *info.preferred;
+  Shape shape = instruction.shape();
+  shape.clear_layout();
+  return shape;
+}
+
+Shape* ComputationAssigner::MutablePreferred(const Instruction& instruction,
+                                             Info& info) {
+  if (info.preferred == nullptr) {
+    info.preferred = std::make_unique<Shape>(PreferredShape(instruction, info));
+  }
+  return info.preferred.get();
 }
 
 absl::Status ComputationAssigner::Run() {
   absl::Status status = Prepare();
   if (!status.ok()) return status;
   CollectPreferences();
-  for (Instruction* instruction : post_order_) {
-    status = Process(instruction);
+  for (size_t i = 0; i < post_order_.size(); ++i) {
+    status = Process(post_order_[i], infos_[i]);
     if (!status.ok()) return status;
   }
   status = FinishRoot();
@@ -178,36 +260,53 @@ absl::Status ComputationAssigner::Prepare() {
   absl::StatusOr<std::vector<Instruction*>> order = computation_->PostOrder();
   if (!order.ok()) return order.status();
   post_order_ = *std::move(order);
-  const LayoutConstraints* constraints = module_.constraints();
-  // Operands come first in post order, so each shape is walked once.
-  absl::flat_hash_map<const Instruction*, bool> plain;
-  plain.reserve(post_order_.size());
-  info_.reserve(post_order_.size());
-  auto plain_layouts = [&](const Instruction* instruction) {
-    auto it = plain.find(instruction);
-    if (it != plain.end()) return it->second;
-    return plain[instruction] =
-               layout_util::HasOnlyPlainLayouts(instruction->shape());
+  infos_.resize(post_order_.size());
+  index_.reserve(post_order_.size());
+  original_layouts_.reserve(2 * post_order_.size());
+  // Operands come first in post order, so each operand's Info (and its
+  // memoized plainness) is filled before its users look at it.
+  for (size_t i = 0; i < post_order_.size(); ++i) {
+    index_.emplace(post_order_[i], static_cast<int32_t>(i));
+    absl::Status status = PrepareInstruction(post_order_[i], infos_[i]);
+    if (!status.ok()) return status;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ComputationAssigner::PrepareInstruction(Instruction* instruction,
+                                                     Info& info) {
+  const Shape& shape = instruction->shape();
+  if (absl::Status valid = shape.Validate(); !valid.ok()) {
+    return PassError(absl::StrCat("instruction ", instruction->name(),
+                                  " has an invalid shape: ", valid.message(),
+                                  " (shape.valid)"));
+  }
+  info.plain = layout_util::HasOnlyPlainLayouts(shape);
+  // An array is checked directly (cheap); a tuple's answer is memoized.
+  auto plain_layouts = [&](const Instruction* of) {
+    if (of == instruction) return info.plain;
+    if (of->shape().IsArray()) {
+      return layout_util::HasOnlyPlainLayouts(of->shape());
+    }
+    const Info* known = InfoOf(of);
+    return known != nullptr ? known->plain
+                            : layout_util::HasOnlyPlainLayouts(of->shape());
   };
-  for (Instruction* instruction : post_order_) {
-    if (absl::Status valid = instruction->shape().Validate(); !valid.ok()) {
-      return PassError(absl::StrCat("instruction ", instruction->name(),
-                                    " has an invalid shape: ", valid.message(),
-                                    " (shape.valid)"));
-    }
-    absl::StatusOr<Rule> rule = RuleOf(*instruction, plain_layouts);
-    if (!rule.ok()) return rule.status();
-    Info& info = info_[instruction];
-    info.rule = *rule;
-    info.original = instruction->shape();
-    info.original.SetDefaultLayoutIfMissing();
-    info.preferred = instruction->shape();
-    info.preferred.clear_layout();
-    if (constraints != nullptr && info.rule != Rule::kFixed) {
-      info.requirement = constraints->Requirement(*instruction);
-      absl::Status checked = CheckRequirement(*instruction, info.requirement);
-      if (!checked.ok()) return checked;
-    }
+  absl::StatusOr<Rule> rule = RuleOf(*instruction, plain_layouts);
+  if (!rule.ok()) return rule.status();
+  info.rule = *rule;
+  RecordOriginal(shape, info);
+  const LayoutConstraints* constraints = module_.constraints();
+  if (constraints == nullptr || info.rule == Rule::kFixed) {
+    return absl::OkStatus();
+  }
+  LayoutRequirement requirement = constraints->Requirement(*instruction);
+  absl::Status checked = CheckRequirement(*instruction, requirement);
+  if (!checked.ok()) return checked;
+  // An empty requirement (no layout anywhere) constrains nothing.
+  if (!requirement.empty()) {
+    info.requirement = static_cast<int32_t>(requirements_.size());
+    requirements_.push_back(std::move(requirement));
   }
   return absl::OkStatus();
 }
@@ -246,75 +345,82 @@ absl::Status ComputationAssigner::CheckRequirement(
 // --- Backward sweep: preferences ---
 
 void ComputationAssigner::CollectPreferences() {
-  if (Info* root = InfoOf(computation_->root())) {
+  Instruction* root = computation_->root();
+  if (Info* info = InfoOf(root)) {
     if (request_.required_root.has_value()) {
-      MergeLayouts(*request_.required_root, &root->preferred);
+      MergeLayouts(*request_.required_root, MutablePreferred(*root, *info));
     } else if (request_.preferred_root.has_value()) {
-      MergeLayouts(*request_.preferred_root, &root->preferred);
+      MergeLayouts(*request_.preferred_root, MutablePreferred(*root, *info));
     }
   }
-  for (auto it = post_order_.rbegin(); it != post_order_.rend(); ++it) {
-    PushDemands(**it);
+  for (size_t i = post_order_.size(); i-- > 0;) {
+    PushDemands(*post_order_[i], infos_[i]);
   }
 }
 
 // Users come before operands in this sweep, so `user`'s own preference is
 // complete: pass it on to each operand.
-void ComputationAssigner::PushDemands(const Instruction& user) {
+void ComputationAssigner::PushDemands(const Instruction& user,
+                                      const Info& info) {
   for (int64_t k = 0; k < user.operand_count(); ++k) {
     Info* operand = InfoOf(user.operand(k));
-    if (operand != nullptr) Demand(user, k, &operand->preferred);
+    if (operand != nullptr) Demand(user, info, k, *operand);
   }
 }
 
-void ComputationAssigner::Demand(const Instruction& user, int64_t k,
-                                 Shape* target) {
-  const Info& info = info_.at(&user);
+void ComputationAssigner::Demand(const Instruction& user, const Info& info,
+                                 int64_t k, Info& operand_info) {
   const Instruction& operand = *user.operand(k);
+  // Built only when something is merged in (see Info::preferred).
+  auto target = [&] { return MutablePreferred(operand, operand_info); };
   if (info.rule == Rule::kFixed) {
-    MergeLayouts(info_.at(&operand).original, target);
+    MergeLayouts(OriginalShape(operand, operand_info), target());
     return;
   }
-  if (k < static_cast<int64_t>(info.requirement.operands.size()) &&
-      info.requirement.operands[k].has_value()) {
-    MergeLayout(*info.requirement.operands[k], target);
+  const LayoutRequirement& requirement = RequirementOf(info);
+  if (k < static_cast<int64_t>(requirement.operands.size()) &&
+      requirement.operands[k].has_value()) {
+    MergeLayout(*requirement.operands[k], target());
     return;
   }
-  const Layout* wanted = Wanted(user);
+  const Layout* wanted = Wanted(user, info);
+  // A user without a preference of its own has nothing to pass on.
+  const Shape* preferred = info.preferred.get();
   switch (info.rule) {
     case Rule::kElementwise:
       if (wanted && SameDimensions(operand.shape(), user.shape())) {
-        MergeLayout(*wanted, target);
+        MergeLayout(*wanted, target());
       }
       return;
     case Rule::kTranspose:
       if (wanted) {
         MergeLayout(layout_util::TransposeOperandLayoutFor(
                         *wanted, TransposePermutation(user)),
-                    target);
+                    target());
       }
       return;
     case Rule::kReshape:
       if (wanted) {
         std::optional<Layout> layout = layout_util::ReshapeBitcastLayout(
             WithLayout(user.shape(), *wanted), operand.shape().dimensions());
-        if (layout) MergeLayout(*layout, target);
+        if (layout) MergeLayout(*layout, target());
       }
       return;
     case Rule::kTuple:
-      if (k < info.preferred.tuple_size()) {
-        MergeLayouts(info.preferred.tuple_shape(k), target);
+      if (preferred != nullptr && k < preferred->tuple_size()) {
+        MergeLayouts(preferred->tuple_shape(k), target());
       }
       return;
     case Rule::kGetTupleElement: {
       const int64_t index = TupleIndex(user);
-      if (target->IsTuple() && index < target->tuple_size()) {
-        MergeLayouts(info.preferred, &(*target->mutable_tuple_shapes())[index]);
+      if (preferred != nullptr && operand.shape().IsTuple() &&
+          index < operand.shape().tuple_size()) {
+        MergeLayouts(*preferred, &(*target()->mutable_tuple_shapes())[index]);
       }
       return;
     }
     case Rule::kPassThrough:
-      if (k == 0) MergeLayouts(info.preferred, target);
+      if (k == 0 && preferred != nullptr) MergeLayouts(*preferred, target());
       return;
     default:
       return;
@@ -329,26 +435,28 @@ void ComputationAssigner::Decide(Instruction* instruction,
   if (Info* info = InfoOf(instruction)) info->pending = false;
 }
 
-void ComputationAssigner::FillFromPreference(Instruction* instruction) {
-  const Info& info = info_.at(instruction);
+void ComputationAssigner::FillFromPreference(Instruction* instruction,
+                                             const Info& info) {
   Shape* shape = instruction->mutable_shape();
-  if (info.requirement.result.has_value() && shape->IsArray()) {
-    shape->set_layout(*info.requirement.result);
+  const LayoutRequirement& requirement = RequirementOf(info);
+  if (requirement.result.has_value() && shape->IsArray()) {
+    shape->set_layout(*requirement.result);
     return;
   }
   shape->clear_layout();
-  CopyLayouts(info.preferred, shape);
+  if (info.preferred != nullptr) CopyLayouts(*info.preferred, shape);
   shape->SetDefaultLayoutIfMissing();
 }
 
-absl::Status ComputationAssigner::Process(Instruction* instruction) {
-  Info& info = info_.at(instruction);
+absl::Status ComputationAssigner::Process(Instruction* instruction,
+                                          Info& info) {
   // Backend operand constraints first, so that the rules below see the
   // operands as the backend will have them.
-  for (size_t k = 0; k < info.requirement.operands.size(); ++k) {
-    if (!info.requirement.operands[k].has_value()) continue;
+  const LayoutRequirement& requirement = RequirementOf(info);
+  for (size_t k = 0; k < requirement.operands.size(); ++k) {
+    if (!requirement.operands[k].has_value()) continue;
     absl::Status status =
-        RequireLayout(instruction, k, *info.requirement.operands[k]);
+        RequireLayout(instruction, k, *requirement.operands[k]);
     if (!status.ok()) return status;
   }
   switch (info.rule) {
@@ -368,24 +476,26 @@ absl::Status ComputationAssigner::Process(Instruction* instruction) {
     case Rule::kFixed:
       instruction->mutable_shape()->SetDefaultLayoutIfMissing();
       for (int64_t k = 0; k < instruction->operand_count(); ++k) {
-        const Info* operand = InfoOf(instruction->operand(k));
-        if (operand == nullptr) continue;
-        absl::Status status = Require(instruction, k, operand->original);
+        const Instruction* operand = instruction->operand(k);
+        const Info* operand_info = InfoOf(operand);
+        if (operand_info == nullptr) continue;
+        absl::Status status =
+            Require(instruction, k, OriginalShape(*operand, *operand_info));
         if (!status.ok()) return status;
       }
       return absl::OkStatus();
     case Rule::kElementwise:
-      return ProcessElementwise(instruction);
+      return ProcessElementwise(instruction, info);
     case Rule::kCopy:
     case Rule::kFollow:
     case Rule::kSource:
-      return ProcessDeferrable(instruction);
+      return ProcessDeferrable(instruction, info);
     case Rule::kTranspose:
-      return ProcessTranspose(instruction);
+      return ProcessTranspose(instruction, info);
     case Rule::kReshape:
-      return ProcessReshape(instruction);
+      return ProcessReshape(instruction, info);
     case Rule::kReduce:
-      return ProcessReduce(instruction);
+      return ProcessReduce(instruction, info);
     case Rule::kTuple:
       for (int64_t k = 0; k < instruction->operand_count(); ++k) {
         absl::StatusOr<const Shape*> operand = Decided(instruction->operand(k));
@@ -409,15 +519,15 @@ absl::Status ComputationAssigner::Process(Instruction* instruction) {
       return absl::OkStatus();
     }
     case Rule::kCall:
-      return ProcessCall(instruction, "to_apply");
+      return ProcessCall(instruction, info, "to_apply");
     case Rule::kFusion:
-      return ProcessCall(instruction, "calls");
+      return ProcessCall(instruction, info, "calls");
     case Rule::kWhile:
       return ProcessWhile(instruction);
     case Rule::kConditional:
-      return ProcessConditional(instruction);
+      return ProcessConditional(instruction, info);
     case Rule::kGeneric:
-      FillFromPreference(instruction);
+      FillFromPreference(instruction, info);
       return absl::OkStatus();
   }
   return absl::OkStatus();
@@ -426,17 +536,22 @@ absl::Status ComputationAssigner::Process(Instruction* instruction) {
 // Elementwise ops: the result and every operand of the same dimensions
 // share one layout, the one most of them (and the users' preference)
 // already have; ties go to the preference, then to the earlier operand.
-absl::Status ComputationAssigner::ProcessElementwise(Instruction* instruction) {
-  const Info& info = info_.at(instruction);
+absl::Status ComputationAssigner::ProcessElementwise(Instruction* instruction,
+                                                     Info& info) {
   const Shape& shape = instruction->shape();
+  const LayoutRequirement& requirement = RequirementOf(info);
   auto constrained = [&](int64_t k) {
-    return k < static_cast<int64_t>(info.requirement.operands.size()) &&
-           info.requirement.operands[k].has_value();
+    return k < static_cast<int64_t>(requirement.operands.size()) &&
+           requirement.operands[k].has_value();
   };
-  // Candidates point into info_ and operand shapes, both stable here.
-  std::vector<const Layout*> candidates;
-  if (const Layout* wanted = Wanted(*instruction)) candidates.push_back(wanted);
-  if (!info.requirement.result.has_value()) {
+  // Candidates point into infos_, requirements_ and operand shapes, all
+  // stable here. Inline storage: most elementwise ops have few operands,
+  // and this runs once per instruction.
+  absl::InlinedVector<const Layout*, 4> candidates;
+  if (const Layout* wanted = Wanted(*instruction, info)) {
+    candidates.push_back(wanted);
+  }
+  if (!requirement.result.has_value()) {
     for (int64_t k = 0; k < instruction->operand_count(); ++k) {
       const Instruction* operand = instruction->operand(k);
       if (constrained(k) || IsPending(operand) ||
@@ -448,7 +563,7 @@ absl::Status ComputationAssigner::ProcessElementwise(Instruction* instruction) {
   }
   if (candidates.empty()) {
     if (shape.rank() >= 2) {
-      info_.at(instruction).pending = true;
+      info.pending = true;
       return absl::OkStatus();
     }
     Decide(instruction, Layout::Default(shape.rank()));
@@ -472,16 +587,17 @@ absl::Status ComputationAssigner::ProcessElementwise(Instruction* instruction) {
 // copy keeps the layout it has (a copy is how layouts change on purpose,
 // and keeping it makes a second run find nothing to do), a follower takes
 // the first decided same-rank operand's layout, and the rest wait.
-absl::Status ComputationAssigner::ProcessDeferrable(Instruction* instruction) {
-  Info& info = info_.at(instruction);
+absl::Status ComputationAssigner::ProcessDeferrable(Instruction* instruction,
+                                                    Info& info) {
   const Shape& shape = instruction->shape();
   if (!shape.IsArray()) {
-    FillFromPreference(instruction);
+    FillFromPreference(instruction, info);
     return absl::OkStatus();
   }
   std::optional<Layout> chosen;
-  if (const Layout* wanted = Wanted(*instruction)) chosen = *wanted;
-  if (!chosen && info.rule == Rule::kCopy) chosen = info.original.layout();
+  if (const Layout* wanted = Wanted(*instruction, info)) chosen = *wanted;
+  if (!chosen && info.rule == Rule::kCopy)
+    chosen = OriginalLayout(*instruction, info);
   if (!chosen && info.rule == Rule::kFollow) {
     for (const Instruction* operand : instruction->operands()) {
       if (operand->shape().IsArray() &&
@@ -503,10 +619,11 @@ absl::Status ComputationAssigner::ProcessDeferrable(Instruction* instruction) {
   return Resolve(instruction, *chosen);
 }
 
-absl::Status ComputationAssigner::ProcessTranspose(Instruction* instruction) {
+absl::Status ComputationAssigner::ProcessTranspose(Instruction* instruction,
+                                                   const Info& info) {
   Instruction* operand = instruction->operand(0);
   const std::vector<int64_t>& permutation = TransposePermutation(*instruction);
-  const Layout* wanted = Wanted(*instruction);
+  const Layout* wanted = Wanted(*instruction, info);
   if (IsPending(operand)) {
     absl::Status status = Resolve(
         operand,
@@ -520,10 +637,11 @@ absl::Status ComputationAssigner::ProcessTranspose(Instruction* instruction) {
   return absl::OkStatus();
 }
 
-absl::Status ComputationAssigner::ProcessReshape(Instruction* instruction) {
+absl::Status ComputationAssigner::ProcessReshape(Instruction* instruction,
+                                                 const Info& info) {
   Instruction* operand = instruction->operand(0);
   const Shape& shape = instruction->shape();
-  const Layout* wanted = Wanted(*instruction);
+  const Layout* wanted = Wanted(*instruction, info);
   if (IsPending(operand)) {
     std::optional<Layout> layout;
     if (wanted) {
@@ -545,7 +663,8 @@ absl::Status ComputationAssigner::ProcessReshape(Instruction* instruction) {
 }
 
 // reduce: each result keeps the order of the operand's kept dimensions.
-absl::Status ComputationAssigner::ProcessReduce(Instruction* instruction) {
+absl::Status ComputationAssigner::ProcessReduce(Instruction* instruction,
+                                                const Info& info) {
   Instruction* operand = instruction->operand(0);
   absl::StatusOr<const Shape*> decided = Decided(operand);
   if (!decided.ok()) return decided.status();
@@ -564,21 +683,23 @@ absl::Status ComputationAssigner::ProcessReduce(Instruction* instruction) {
     if (renumber[d] >= 0) order.push_back(renumber[d]);
   }
   const Layout derived = layout_util::FromMajorToMinor(std::move(order));
-  FillFromPreference(instruction);
-  const Info& info = info_.at(instruction);
-  auto apply = [&](Shape* leaf, const Shape& preferred) {
-    if (leaf->IsArray() && leaf->rank() == next && !preferred.has_layout()) {
+  FillFromPreference(instruction, info);
+  // A leaf is free when no preference names a layout for it.
+  auto apply = [&](Shape* leaf, const Shape* preferred) {
+    if (leaf->IsArray() && leaf->rank() == next &&
+        (preferred == nullptr || !preferred->has_layout())) {
       leaf->set_layout(derived);
     }
   };
+  const Shape* preferred = info.preferred.get();
   Shape* shape = instruction->mutable_shape();
   if (shape->IsTuple()) {
     for (int64_t i = 0; i < shape->tuple_size(); ++i) {
       apply(&(*shape->mutable_tuple_shapes())[i],
-            info.preferred.tuple_shape(i));
+            preferred == nullptr ? nullptr : &preferred->tuple_shape(i));
     }
-  } else if (!info.requirement.result.has_value()) {
-    apply(shape, info.preferred);
+  } else if (!RequirementOf(info).result.has_value()) {
+    apply(shape, preferred);
   }
   return absl::OkStatus();
 }

@@ -5,6 +5,7 @@
 #ifndef KILN_PASSES_LAYOUT_ASSIGNMENT_COMPUTATION_H_
 #define KILN_PASSES_LAYOUT_ASSIGNMENT_COMPUTATION_H_
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -38,13 +39,30 @@ void MergeLayout(const Layout& layout, Shape* to);
 // Same dimensions (and dynamism), element types aside.
 bool SameDimensions(const Shape& a, const Shape& b);
 
-// What the sweeps know about one original instruction.
+// What the sweeps know about one original instruction. Kept in a dense
+// vector indexed by post-order position (see ComputationAssigner::infos_):
+// at 100k instructions a pointer-keyed map of these was the pass's main
+// cost (cache misses and page faults), so the struct stays small and what
+// most instructions lack lives elsewhere or is built on demand.
 struct Info {
   Rule rule = Rule::kGeneric;
-  Shape original;   // The shape before the pass, missing layouts defaulted.
-  Shape preferred;  // Layouts its users (or the caller) ask for; partial.
-  LayoutRequirement requirement;  // The backend's.
-  bool pending = false;           // A free array waiting for a user to pick.
+  bool pending = false;  // A free array waiting for a user to pick.
+  // layout_util::HasOnlyPlainLayouts(original), memoized for RuleOf: a wide
+  // tuple read by many get-tuple-elements must be walked only once.
+  bool plain = true;
+  // Index of the backend's (non-empty) requirement in requirements_, or -1.
+  int32_t requirement = -1;
+  // The shape before the pass, missing layouts defaulted (OriginalShape()).
+  // An array with a plain layout (nearly all) keeps only its
+  // minor_to_major, at original_layouts_[original, original + rank): the
+  // pass changes layouts only, and a Shape copy per instruction cost three
+  // allocations. Anything else is kept whole at original_shapes_[original].
+  bool original_is_shape = false;
+  int32_t original = -1;
+  // Layouts its users (or the caller) ask for; partial. Null until some
+  // user asks, which means the shape without layouts: an instruction no
+  // user asks anything of never pays for a Shape copy.
+  std::unique_ptr<Shape> preferred;
 };
 
 class ComputationAssigner {
@@ -57,34 +75,53 @@ class ComputationAssigner {
 
  private:
   absl::Status Prepare();
+  absl::Status PrepareInstruction(Instruction* instruction, Info& info);
   absl::Status CheckRequirement(const Instruction& instruction,
                                 const LayoutRequirement& requirement) const;
   void CollectPreferences();
-  void PushDemands(const Instruction& user);
-  void Demand(const Instruction& user, int64_t k, Shape* target);
+  void PushDemands(const Instruction& user, const Info& info);
+  void Demand(const Instruction& user, const Info& info, int64_t k,
+              Info& operand_info);
 
-  absl::Status Process(Instruction* instruction);
-  absl::Status ProcessElementwise(Instruction* instruction);
-  absl::Status ProcessDeferrable(Instruction* instruction);
-  absl::Status ProcessTranspose(Instruction* instruction);
-  absl::Status ProcessReshape(Instruction* instruction);
-  absl::Status ProcessReduce(Instruction* instruction);
-  absl::Status ProcessCall(Instruction* instruction, absl::string_view attr);
+  absl::Status Process(Instruction* instruction, Info& info);
+  absl::Status ProcessElementwise(Instruction* instruction, Info& info);
+  absl::Status ProcessDeferrable(Instruction* instruction, Info& info);
+  absl::Status ProcessTranspose(Instruction* instruction, const Info& info);
+  absl::Status ProcessReshape(Instruction* instruction, const Info& info);
+  absl::Status ProcessReduce(Instruction* instruction, const Info& info);
+  absl::Status ProcessCall(Instruction* instruction, const Info& info,
+                           absl::string_view attr);
   absl::Status ProcessWhile(Instruction* instruction);
-  absl::Status ProcessConditional(Instruction* instruction);
+  absl::Status ProcessConditional(Instruction* instruction, const Info& info);
   absl::Status FinishRoot();
   absl::Status ResolveRemaining();
   absl::Status RewriteBitcasts();
   void NoteChanges();
 
+  // Records the instruction's shape as it is before the pass (Info::original).
+  void RecordOriginal(const Shape& shape, Info& info);
+  // The original shape (a copy), and its layout when it is an array.
+  Shape OriginalShape(const Instruction& instruction, const Info& info) const;
+  Layout OriginalLayout(const Instruction& instruction, const Info& info) const;
+  // Whether `instruction`'s shape (layouts all set) differs from its original.
+  bool ChangedFromOriginal(const Instruction& instruction,
+                           const Info& info) const;
+  // The backend's requirement for an instruction (empty when none).
+  const LayoutRequirement& RequirementOf(const Info& info) const;
   // The layout the instruction's users (or its backend result constraint)
-  // want for it, when it is an array; null when none. Points into info_,
-  // which is not modified after Prepare().
-  const Layout* Wanted(const Instruction& instruction) const;
+  // want for it, when it is an array; null when none. Points into infos_
+  // or requirements_, which are not modified after CollectPreferences().
+  const Layout* Wanted(const Instruction& instruction, const Info& info) const;
+  // The preferred shape (partial layouts) as a value, for a callee request.
+  static Shape PreferredShape(const Instruction& instruction, const Info& info);
+  // The preference to write into, built on first use.
+  static Shape* MutablePreferred(const Instruction& instruction, Info& info);
   bool IsPending(const Instruction* instruction) const;
+  // Null for instructions the pass added (copies, tuples, bitcasts).
   Info* InfoOf(const Instruction* instruction);
+  const Info* InfoOf(const Instruction* instruction) const;
   void Decide(Instruction* instruction, const Layout& layout);
-  void FillFromPreference(Instruction* instruction);
+  void FillFromPreference(Instruction* instruction, const Info& info);
   // Decides a pending array with `layout` and passes it on to the pending
   // operands that must share it (a worklist, no recursion).
   absl::Status Resolve(Instruction* instruction, const Layout& layout);
@@ -105,7 +142,15 @@ class ComputationAssigner {
   Computation* computation_;
   const Request& request_;
   std::vector<Instruction*> post_order_;
-  absl::flat_hash_map<const Instruction*, Info> info_;
+  // infos_[i] describes post_order_[i]; index_ maps an original
+  // instruction to its position (instructions the pass adds have none).
+  std::vector<Info> infos_;
+  absl::flat_hash_map<const Instruction*, int32_t> index_;
+  // Where Info::original points.
+  std::vector<int64_t> original_layouts_;
+  std::vector<Shape> original_shapes_;
+  // The non-empty backend requirements (few instructions have one).
+  std::vector<LayoutRequirement> requirements_;
   absl::flat_hash_map<std::pair<const Instruction*, std::string>, Instruction*>
       conversions_;
 };

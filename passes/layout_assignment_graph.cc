@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "compiler/ir/opcode.h"
 #include "passes/layout_assignment_computation.h"
@@ -48,7 +49,9 @@ absl::Status Incompatible(const Instruction& user, int64_t k,
 absl::Status ComputationAssigner::Resolve(Instruction* instruction,
                                           const Layout& layout) {
   Decide(instruction, layout);
-  std::vector<Instruction*> work = {instruction};
+  // Inline storage: this runs for every deferred producer, and most chains
+  // are short.
+  absl::InlinedVector<Instruction*, 8> work = {instruction};
   while (!work.empty()) {
     Instruction* current = work.back();
     work.pop_back();
@@ -56,7 +59,9 @@ absl::Status ComputationAssigner::Resolve(Instruction* instruction,
     if (info == nullptr) continue;
     const Layout chosen = current->shape().layout();
     for (int64_t k = 0; k < current->operand_count(); ++k) {
-      if (!SharesLayout(info->rule, *current, k, info->requirement)) continue;
+      if (!SharesLayout(info->rule, *current, k, RequirementOf(*info))) {
+        continue;
+      }
       Instruction* operand = current->operand(k);
       if (IsPending(operand)) {
         Decide(operand, chosen);
@@ -161,6 +166,7 @@ absl::StatusOr<Instruction*> ComputationAssigner::ConvertTo(
 }
 
 absl::Status ComputationAssigner::ProcessCall(Instruction* instruction,
+                                              const Info& info,
                                               absl::string_view attr) {
   Computation* const* found = instruction->attrs().Get<Computation*>(attr);
   Computation* callee = found == nullptr ? nullptr : *found;
@@ -178,7 +184,7 @@ absl::Status ComputationAssigner::ProcessCall(Instruction* instruction,
       if (!shape.ok()) return shape.status();
       request.parameters.push_back(**shape);
     }
-    request.preferred_root = info_.at(instruction).preferred;
+    request.preferred_root = PreferredShape(*instruction, info);
     absl::Status status = module_.Assign(callee, request);
     if (!status.ok()) return status;
     interface = module_.Assigned(callee);
@@ -253,7 +259,8 @@ absl::Status ComputationAssigner::ProcessWhile(Instruction* instruction) {
   return absl::OkStatus();
 }
 
-absl::Status ComputationAssigner::ProcessConditional(Instruction* instruction) {
+absl::Status ComputationAssigner::ProcessConditional(Instruction* instruction,
+                                                     const Info& info) {
   std::vector<Computation*> branches;
   const bool listed = instruction->attrs().Has("branch_computations");
   if (listed) {
@@ -303,7 +310,7 @@ absl::Status ComputationAssigner::ProcessConditional(Instruction* instruction) {
       if (result.has_value()) {
         request.required_root = *result;
       } else {
-        request.preferred_root = info_.at(instruction).preferred;
+        request.preferred_root = PreferredShape(*instruction, info);
       }
       absl::Status status = module_.Assign(branch, request);
       if (!status.ok()) return status;
@@ -352,18 +359,21 @@ absl::Status ComputationAssigner::FinishRoot() {
 }
 
 absl::Status ComputationAssigner::ResolveRemaining() {
-  for (auto it = post_order_.rbegin(); it != post_order_.rend(); ++it) {
-    if (!IsPending(*it)) continue;
-    absl::Status status = Resolve(*it, Layout::Default((*it)->shape().rank()));
+  for (size_t i = post_order_.size(); i-- > 0;) {
+    if (!infos_[i].pending) continue;
+    Instruction* instruction = post_order_[i];
+    absl::Status status =
+        Resolve(instruction, Layout::Default(instruction->shape().rank()));
     if (!status.ok()) return status;
   }
   return absl::OkStatus();
 }
 
 void ComputationAssigner::NoteChanges() {
-  for (Instruction* instruction : post_order_) {
+  for (size_t i = 0; i < post_order_.size(); ++i) {
+    Instruction* instruction = post_order_[i];
     instruction->mutable_shape()->SetDefaultLayoutIfMissing();
-    if (instruction->shape() != info_.at(instruction).original) {
+    if (ChangedFromOriginal(*instruction, infos_[i])) {
       module_.MarkChanged();
       return;
     }
@@ -373,9 +383,10 @@ void ComputationAssigner::NoteChanges() {
 // Reshapes and transposes that keep every element where it is in memory
 // become bitcasts (static shapes with plain layouts only).
 absl::Status ComputationAssigner::RewriteBitcasts() {
-  for (Instruction* instruction : post_order_) {
-    const Rule rule = info_.at(instruction).rule;
+  for (size_t i = 0; i < post_order_.size(); ++i) {
+    const Rule rule = infos_[i].rule;
     if (rule != Rule::kReshape && rule != Rule::kTranspose) continue;
+    Instruction* instruction = post_order_[i];
     const Shape& operand = instruction->operand(0)->shape();
     const Shape& shape = instruction->shape();
     if (!operand.is_static() || !shape.is_static() ||

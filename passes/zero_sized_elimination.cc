@@ -53,7 +53,7 @@ absl::StatusOr<bool> ReplaceByEmptyConstant(Instruction* instruction,
 
 std::vector<Rewrite> ZeroSizedEliminationPass::rewrites() const {
   // Any opcode: every op with a zero-sized array result qualifies.
-  return {{"replace-by-empty-constant", ReplaceByEmptyConstant, {}}};
+  return {{"replace-by-empty-constant", ReplaceByEmptyConstant}};
 }
 
 KILN_REGISTER_PASS(ZeroSizedEliminationPass);

@@ -115,6 +115,49 @@ bool Computation::is_fusion_computation() const {
   return parent_ != nullptr && parent_->IsFusionCallee(this);
 }
 
+void Computation::NoteEdgesOf(const Instruction* instruction) {
+  if (!known_in_definition_order_) return;
+  // An instruction arriving with edges already made (moved in from
+  // another computation, or wired before it was added).
+  for (const Instruction* operand : instruction->operands()) {
+    NoteEdge(operand, instruction);
+  }
+  for (const Instruction* pred : instruction->control_predecessors()) {
+    NoteEdge(pred, instruction);
+  }
+  for (const Instruction* user : instruction->users()) {
+    if (user->parent() == this) NoteEdge(instruction, user);
+  }
+  for (const Instruction* successor : instruction->control_successors()) {
+    if (successor->parent() == this) NoteEdge(instruction, successor);
+  }
+}
+
+bool Computation::SurelyBefore(const Instruction* a, const Instruction* b) {
+  if (b->slot_ < 0) return true;  // `b` is not placed yet: it goes last.
+  if (a->slot_ < 0) return false;
+  if (!a->pending_) {
+    // A placed instruction precedes later slots and their pending groups.
+    return a->slot_ < b->slot_;
+  }
+  // A pending `a` goes just before its slot: before the instruction placed
+  // there and everything after; within one group, unsure.
+  return b->pending_ ? a->slot_ < b->slot_ : a->slot_ <= b->slot_;
+}
+
+const std::vector<Computation*>& Computation::callees() const {
+  if (callees_valid_) return callees_;
+  callees_.clear();
+  for (const Instruction* instruction : instructions()) {
+    if (!instruction->attrs().MayReferenceComputations()) continue;
+    for (Computation* callee : instruction->called_computations()) {
+      callees_.push_back(callee);
+    }
+  }
+  callees_valid_ = true;
+  return callees_;
+}
+
 std::string Computation::UniqueInstructionName(const std::string& base) {
   if (parent_ != nullptr) return parent_->UniqueName(base);
   return internal::UniqueNameFor(
@@ -133,11 +176,13 @@ Instruction* Computation::AddInstruction(
   Instruction* raw = instruction.release();
   raw->parent_ = this;
   raw->InvalidateFusionCallees();
+  if (raw->attrs().MayReferenceComputations()) InvalidateCallees();
   std::string unique = UniqueInstructionName(raw->name());
   if (unique != raw->name()) raw->set_name(std::move(unique));
   by_name_.emplace(raw->name(), raw);
   AppendToOrder(raw);
   ++live_count_;
+  NoteEdgesOf(raw);
   if (raw->opcode() == Opcode::kParameter) {
     int64_t number = raw->parameter_number();
     if (number < 0) {
@@ -173,6 +218,7 @@ Instruction* Computation::AddInstructionBefore(
   raw->slot_ = before->slot_;
   raw->pending_ = true;
   ++pending_count_;
+  NoteEdgesOf(raw);
   return raw;
 }
 
@@ -214,11 +260,14 @@ void Computation::Settle() {
 }
 
 bool Computation::IsInDefinitionOrder() {
+  if (known_in_definition_order_) return true;
   Settle();
-  return std::as_const(*this).IsInDefinitionOrder();
+  known_in_definition_order_ = std::as_const(*this).IsInDefinitionOrder();
+  return known_in_definition_order_;
 }
 
 bool Computation::IsInDefinitionOrder() const {
+  if (known_in_definition_order_) return true;
   if (IsSettled()) {
     // Slots are positions: an input must sit in an earlier slot.
     for (const Instruction* instruction : order_) {
@@ -254,6 +303,7 @@ absl::Status Computation::RestoreDefinitionOrder() {
   absl::StatusOr<std::vector<Instruction*>> order = PostOrder();
   if (!order.ok()) return order.status();
   ResetOrder(*std::move(order));
+  known_in_definition_order_ = true;
   return absl::OkStatus();
 }
 
@@ -330,6 +380,10 @@ absl::StatusOr<std::vector<Instruction*>> Computation::PostOrder() {
 }
 
 absl::StatusOr<std::vector<Instruction*>> Computation::PostOrder() const {
+  // In a definition order, the depth-first post order below visits every
+  // instruction's inputs before it as earlier starts, so it emits the
+  // stable order unchanged.
+  if (known_in_definition_order_) return instructions();
   if (IsSettled()) {
     return PostOrderOf(this, order_,
                        [](const Instruction* x) { return x->slot_; });
@@ -385,9 +439,21 @@ absl::Status Computation::RemoveInstruction(Instruction* instruction) {
         absl::StrCat("cannot remove ", instruction->name(), " from ", name_,
                      ": it has users, is ROOT or is a parameter"));
   }
-  instruction->InvalidateFusionCallees();
   instruction->DetachOperands();
   instruction->DropAllControlDeps();
+  DetachInstruction(instruction);  // Destroys it.
+  return absl::OkStatus();
+}
+
+std::unique_ptr<Instruction> Computation::DetachInstruction(
+    Instruction* instruction) {
+  if (instruction == nullptr || instruction->parent() != this ||
+      instruction->slot_ < 0 || instruction == root_ ||
+      instruction->opcode() == Opcode::kParameter) {
+    return nullptr;
+  }
+  instruction->InvalidateFusionCallees();
+  if (instruction->attrs().MayReferenceComputations()) InvalidateCallees();
   auto by_name = by_name_.find(instruction->name());
   if (by_name != by_name_.end() && by_name->second == instruction) {
     by_name_.erase(by_name);
@@ -403,8 +469,10 @@ absl::Status Computation::RemoveInstruction(Instruction* instruction) {
     ++empty_slots_;
   }
   --live_count_;
-  delete instruction;
-  return absl::OkStatus();
+  instruction->parent_ = nullptr;
+  instruction->slot_ = -1;
+  instruction->pending_ = false;
+  return std::unique_ptr<Instruction>(instruction);
 }
 
 int64_t Computation::RemoveDeadInstructions() {

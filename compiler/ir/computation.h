@@ -50,6 +50,12 @@ class Computation {
   // O(1) amortized: the module keeps the set of fusion callees, rebuilt
   // after fusions are added or removed or their attributes change.
   bool is_fusion_computation() const;
+  // The computations this one's instructions call, in instruction and
+  // attribute order, repeats kept. Cached: the IR drops the cache when an
+  // instruction that may call computations is added or removed, or when an
+  // instruction's attributes are handed out for writing, so the module's
+  // call graph costs a walk only of the computations that changed.
+  const std::vector<Computation*>& callees() const;
 
   // Takes ownership; sets parent; makes the name unique within the module
   // (or the computation when it has no module yet) by appending ".N".
@@ -97,6 +103,15 @@ class Computation {
   // Removes an instruction that has no users and is not ROOT (nor a
   // parameter).
   absl::Status RemoveInstruction(Instruction* instruction);
+  // Takes `instruction` out of this computation without destroying it, so
+  // a pass can move it into another computation (AddInstruction) instead
+  // of cloning it and removing the original. Not ROOT, not a parameter;
+  // null when it is not an instruction of this computation or is either.
+  // Its name is dropped from this computation's index but stays taken in
+  // the module (Module::ReleaseName frees it). Operands, users and control
+  // edges are left as they are: the caller rewires them. The result has no
+  // parent.
+  std::unique_ptr<Instruction> DetachInstruction(Instruction* instruction);
   // Removes every instruction not reachable from ROOT through operands or
   // control edges, except parameters and side-effecting ops.
   // Returns the number removed.
@@ -108,6 +123,7 @@ class Computation {
 
  private:
   friend class Module;
+  friend class Instruction;  // InvalidateCallees.
   std::string UniqueInstructionName(const std::string& base);
   // Whether order_ is exactly the stable order: nothing pending, no empty
   // slot, so every instruction's slot_ is its index in order_.
@@ -122,6 +138,22 @@ class Computation {
   void AppendToOrder(Instruction* instruction);
   // Deletes every instruction (the destructor).
   void DeleteAllInstructions();
+  // Drops the callees() cache.
+  void InvalidateCallees() { callees_valid_ = false; }
+  // NoteEdge for every edge `instruction` already has (it was just added).
+  void NoteEdgesOf(const Instruction* instruction);
+  // Whether `a` comes before `b` in the stable order, as far as slots tell
+  // without settling: false when unsure.
+  static bool SurelyBefore(const Instruction* a, const Instruction* b);
+  // Called by the IR for every new edge input -> user (operand or control)
+  // inside this computation: a user before its input clears
+  // known_in_definition_order_.
+  void NoteEdge(const Instruction* input, const Instruction* user) {
+    if (known_in_definition_order_ && input->parent() == this &&
+        !SurelyBefore(input, user)) {
+      known_in_definition_order_ = false;
+    }
+  }
 
   std::string name_;
   std::string execution_thread_ = "main";
@@ -139,6 +171,14 @@ class Computation {
   int64_t pending_count_ = 0;
   int64_t empty_slots_ = 0;
   int64_t live_count_ = 0;
+  mutable std::vector<Computation*> callees_;
+  mutable bool callees_valid_ = false;
+  // True only when the stable order is known to be a definition order
+  // (every input before its user). Then PostOrder() is the stable order
+  // itself and IsInDefinitionOrder() costs nothing; passes call both once
+  // or more per sweep. Kept by NoteEdge and AddInstructionBefore; set
+  // again when a full check or RestoreDefinitionOrder proves it.
+  bool known_in_definition_order_ = true;
   absl::flat_hash_map<std::string, Instruction*> by_name_;
   // Per-root ".N" counters for uniquing while the computation has no module.
   absl::flat_hash_map<std::string, int64_t> next_suffix_;

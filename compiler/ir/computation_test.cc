@@ -5,6 +5,8 @@
 #include <random>
 #include <string>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "gtest/gtest.h"
 
 namespace kiln {
@@ -206,6 +208,41 @@ TEST_F(ComputationTest, RemoveInstructionChecksAndKeepsOrder) {
   // The freed name is reusable inside a module-less computation.
   EXPECT_EQ(Op(Opcode::kAbs, {x}, "a")->name(), "a");
   ExpectUseDefConsistent(comp_);
+}
+
+TEST_F(ComputationTest, DetachInstructionMovesOwnershipAndKeepsEdges) {
+  Instruction* x = Param(0, "x");
+  Instruction* a = Op(Opcode::kAbs, {x}, "a");
+  Instruction* b = Op(Opcode::kNegate, {a}, "b");
+  Instruction* pending = comp_.AddInstructionBefore(
+      std::make_unique<Instruction>(Opcode::kExp, F32x2(), "p"), b);
+  comp_.set_root(b);
+  EXPECT_EQ(comp_.DetachInstruction(b), nullptr);        // ROOT.
+  EXPECT_EQ(comp_.DetachInstruction(x), nullptr);        // Parameter.
+  EXPECT_EQ(comp_.DetachInstruction(nullptr), nullptr);  // Not ours.
+
+  std::unique_ptr<Instruction> detached = comp_.DetachInstruction(a);
+  ASSERT_EQ(detached.get(), a);
+  EXPECT_EQ(a->parent(), nullptr);
+  EXPECT_EQ(comp_.FindInstruction("a"), nullptr);
+  EXPECT_EQ(comp_.instruction_count(), 3);
+  // Edges stay for the caller to rewire.
+  EXPECT_EQ(a->operands(), (Instrs{x}));
+  EXPECT_EQ(b->operands(), (Instrs{a}));
+  EXPECT_EQ(comp_.DetachInstruction(a), nullptr);        // No longer ours.
+  EXPECT_NE(comp_.DetachInstruction(pending), nullptr);  // A pending one.
+  EXPECT_EQ(Names(comp_.instructions()), (std::vector<std::string>{"x", "b"}));
+
+  Computation other("other");
+  EXPECT_EQ(other.AddInstruction(std::move(detached)), a);
+  EXPECT_EQ(a->parent(), &other);
+  EXPECT_EQ(other.FindInstruction("a"), a);
+  EXPECT_EQ(Names(other.instructions()), (std::vector<std::string>{"a"}));
+  // Rewire so both computations are consistent again.
+  b->ReplaceOperandWith(0, x);
+  a->DetachOperands();
+  ExpectUseDefConsistent(comp_);
+  ExpectUseDefConsistent(other);
 }
 
 TEST_F(ComputationTest, RemoveDeadInstructions) {
@@ -442,6 +479,92 @@ TEST_F(ComputationTest, StableOrderMatchesAListModel) {
   }
   EXPECT_EQ(comp_.instructions(), model);
   EXPECT_EQ(comp_.instruction_count(), static_cast<int64_t>(model.size()));
+}
+
+TEST_F(ComputationTest, CalleesFollowAddsRemovalsAndAttributeWrites) {
+  Computation reducer("reducer");
+  Computation other("other");
+  Instruction* p0 = Param(0, "p0");
+  comp_.set_root(p0);
+  EXPECT_TRUE(comp_.callees().empty());
+  auto map = std::make_unique<Instruction>(Opcode::kMap, F32x2(), "map");
+  map->AppendOperand(p0);
+  map->mutable_attrs()->Set("to_apply", &reducer);
+  Instruction* added = comp_.AddInstruction(std::move(map));
+  EXPECT_EQ(comp_.callees(), (std::vector<Computation*>{&reducer}));
+  added->mutable_attrs()->Set("to_apply", &other);
+  EXPECT_EQ(comp_.callees(), (std::vector<Computation*>{&other}));
+  added->RemapCalledComputations([&](Computation*) { return &reducer; });
+  EXPECT_EQ(comp_.callees(), (std::vector<Computation*>{&reducer}));
+  ASSERT_TRUE(comp_.RemoveInstruction(added).ok());
+  EXPECT_TRUE(comp_.callees().empty());
+}
+
+// Inputs before users in `order` (a brute-force check).
+bool IsTopological(const Instrs& order) {
+  absl::flat_hash_map<const Instruction*, size_t> position;
+  for (size_t i = 0; i < order.size(); ++i) position[order[i]] = i;
+  for (size_t i = 0; i < order.size(); ++i) {
+    for (const Instruction* operand : order[i]->operands()) {
+      auto it = position.find(operand);
+      if (it != position.end() && it->second >= i) return false;
+    }
+  }
+  return true;
+}
+
+// Whether `from` reaches `to` through operands.
+bool Reaches(const Instruction* from, const Instruction* to) {
+  std::vector<const Instruction*> work = {from};
+  absl::flat_hash_set<const Instruction*> seen;
+  while (!work.empty()) {
+    const Instruction* x = work.back();
+    work.pop_back();
+    if (x == to) return true;
+    if (!seen.insert(x).second) continue;
+    for (const Instruction* operand : x->operands()) work.push_back(operand);
+  }
+  return false;
+}
+
+// Random rewiring, insertions and removals: whenever the computation
+// claims a definition order it has one, and PostOrder is always
+// topological (and the stable order itself when the claim holds).
+TEST_F(ComputationTest, DefinitionOrderClaimIsNeverWrong) {
+  std::mt19937 random(11);
+  Instruction* p0 = Param(0, "p0");
+  std::vector<Instruction*> live = {p0};
+  for (int step = 0; step < 1500; ++step) {
+    const int action = static_cast<int>(random() % 4);
+    Instruction* a = live[random() % live.size()];
+    Instruction* b = live[random() % live.size()];
+    if (action == 0) {
+      live.push_back(Op(Opcode::kAdd, {a, b}, "add"));
+    } else if (action == 1) {
+      auto x = std::make_unique<Instruction>(Opcode::kExp, F32x2(), "exp");
+      x->AppendOperand(a);
+      live.push_back(comp_.AddInstructionBefore(std::move(x), b));
+    } else if (action == 2 && b->operand_count() > 0 && !Reaches(a, b)) {
+      b->ReplaceOperandWith(0, a);  // May point back in the order.
+    } else if (action == 3 && a != p0 && a->user_count() == 0) {
+      ASSERT_TRUE(comp_.RemoveInstruction(a).ok());
+      live.erase(std::find(live.begin(), live.end(), a));
+    }
+    const Computation& as_const = comp_;
+    if (as_const.IsInDefinitionOrder()) {
+      ASSERT_TRUE(IsTopological(as_const.instructions())) << "step " << step;
+    }
+    if (step % 50 == 0) {
+      absl::StatusOr<Instrs> post = comp_.PostOrder();
+      ASSERT_TRUE(post.ok());
+      ASSERT_TRUE(IsTopological(*post)) << "step " << step;
+      ASSERT_EQ(post->size(), live.size());
+      if (step % 100 == 0) {
+        ASSERT_TRUE(comp_.RestoreDefinitionOrder().ok());
+        ASSERT_TRUE(IsTopological(comp_.instructions()));
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -110,6 +110,7 @@ void Instruction::InvalidateFusionCallees() const {
 
 AttributeMap* Instruction::mutable_attrs() {
   InvalidateFusionCallees();
+  if (parent_ != nullptr) parent_->InvalidateCallees();
   return &attrs_;
 }
 
@@ -117,6 +118,7 @@ void Instruction::AppendOperand(Instruction* operand) {
   if (operands_.empty()) operands_.reserve(2);
   operand->users_.AddUses(this, 1);
   operands_.push_back(operand);
+  if (parent_ != nullptr) parent_->NoteEdge(operand, this);
 }
 
 void Instruction::ReplaceOperandWith(int64_t i, Instruction* new_operand) {
@@ -125,6 +127,7 @@ void Instruction::ReplaceOperandWith(int64_t i, Instruction* new_operand) {
   operands_[i] = new_operand;
   old_operand->users_.RemoveUse(this);
   new_operand->users_.AddUses(this, 1);
+  if (parent_ != nullptr) parent_->NoteEdge(new_operand, this);
 }
 
 void Instruction::ReplaceOperandAll(Instruction* old_operand,
@@ -140,6 +143,7 @@ void Instruction::ReplaceOperandAll(Instruction* old_operand,
   if (replaced == 0) return;
   old_operand->users_.RemoveUser(this);
   new_operand->users_.AddUses(this, replaced);
+  if (parent_ != nullptr) parent_->NoteEdge(new_operand, this);
 }
 
 absl::Status Instruction::ReplaceAllUsesWith(Instruction* new_producer) {
@@ -166,6 +170,7 @@ absl::Status Instruction::ReplaceAllUsesWith(Instruction* new_producer) {
     std::replace(user->operands_.begin(), user->operands_.end(), this,
                  new_producer);
     new_producer->users_.AddUses(user, users_.uses_at(u));
+    if (user->parent_ != nullptr) user->parent_->NoteEdge(new_producer, user);
   }
   users_.Clear();
   if (kept_uses > 0) users_.AddUses(new_producer, kept_uses);
@@ -197,6 +202,9 @@ absl::Status Instruction::AddControlDependencyTo(Instruction* successor) {
   }
   control_successors_.push_back(successor);
   successor->control_predecessors_.push_back(this);
+  if (successor->parent_ != nullptr) {
+    successor->parent_->NoteEdge(this, successor);
+  }
   return absl::OkStatus();
 }
 
@@ -241,6 +249,7 @@ void Instruction::RemapCalledComputations(
     const std::function<Computation*(Computation*)>& map) {
   if (!attrs_.MayReferenceComputations()) return;
   InvalidateFusionCallees();
+  if (parent_ != nullptr) parent_->InvalidateCallees();
   for (const auto& entry : attrs_.entries()) {
     AttrValue* value = attrs_.Find(entry.first);
     if (auto* one = std::get_if<Computation*>(value)) {

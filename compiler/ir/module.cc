@@ -12,14 +12,8 @@ namespace {
 enum class Mark : uint8_t { kNew, kOpen, kDone };
 
 // Callees of `computation` in instruction and attribute order.
-std::vector<Computation*> Callees(const Computation* computation) {
-  std::vector<Computation*> callees;
-  for (const Instruction* instruction : computation->instructions()) {
-    for (Computation* callee : instruction->called_computations()) {
-      callees.push_back(callee);
-    }
-  }
-  return callees;
+const std::vector<Computation*>& Callees(const Computation* computation) {
+  return computation->callees();
 }
 
 // Depth-first post order of the call graph below `start`, appended to

@@ -1,5 +1,6 @@
 #include "compiler/pass/rewrite.h"
 
+#include <optional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -42,6 +43,18 @@ absl::Status RewriteContext::Remove(Instruction* instruction) {
   return removed;
 }
 
+bool IsPlainInstruction(const Instruction& instruction) {
+  if (!instruction.control_predecessors().empty() ||
+      !instruction.control_successors().empty() ||
+      !instruction.shape().is_static()) {
+    return false;
+  }
+  for (const Instruction* operand : instruction.operands()) {
+    if (!operand->shape().is_static()) return false;
+  }
+  return true;
+}
+
 namespace {
 
 // Tries the rewrites on `instruction`; sets `*fired` to the name of the one
@@ -49,7 +62,12 @@ namespace {
 absl::Status RewriteOne(Instruction* instruction,
                         absl::Span<const Rewrite* const> rewrites,
                         RewriteContext& context, const std::string** fired) {
+  std::optional<bool> plain;  // Decided on first need.
   for (const Rewrite* rewrite : rewrites) {
+    if (rewrite->plain_only) {
+      if (!plain.has_value()) plain = IsPlainInstruction(*instruction);
+      if (!*plain) continue;
+    }
     absl::StatusOr<bool> changed = rewrite->apply(instruction, context);
     if (!changed.ok()) {
       return absl::Status(

@@ -18,6 +18,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
@@ -70,13 +71,27 @@ using RewriteFn =
     std::function<absl::StatusOr<bool>(Instruction*, RewriteContext&)>;
 
 struct Rewrite {
+  Rewrite(std::string name, RewriteFn apply, std::vector<Opcode> opcodes = {},
+          bool plain_only = false)
+      : name(std::move(name)),
+        apply(std::move(apply)),
+        opcodes(std::move(opcodes)),
+        plain_only(plain_only) {}
+
   std::string name;
   RewriteFn apply;
   // The opcodes `apply` can fire on; empty means any. The driver tries a
   // rewrite only on instructions of these opcodes, so a pass with many
   // rewrites costs each instruction only the few that concern it.
   std::vector<Opcode> opcodes;
+  // Tried only on plain instructions: no control dependencies, and static
+  // shapes for the result and every operand. The driver checks this once
+  // per instruction however many rewrites ask for it.
+  bool plain_only;
 };
+
+// The condition of Rewrite::plain_only.
+bool IsPlainInstruction(const Instruction& instruction);
 
 struct RewriteOptions {
   // Full sweeps over the module before giving up; reaching it is an error
