@@ -71,36 +71,15 @@ bool IsNeverFolded(const Instruction& instruction) {
 
 // Called computations containing a never-folded op (parameters, constants,
 // tuples, broadcasts and iotas aside: inside a callee they are fine),
-// callees first, so one post-order sweep decides every computation. Only
-// callees are decided: the question is asked of the computations an
-// instruction calls, never of the entry.
+// directly or through their own calls.
 absl::StatusOr<absl::flat_hash_set<const Computation*>> UnfoldableComputations(
     const Module& module) {
-  absl::StatusOr<std::vector<Computation*>> order =
-      module.PostOrderComputations();
-  if (!order.ok()) return order.status();
-  absl::flat_hash_set<const Computation*> called;
-  for (const Computation* computation : *order) {
-    called.insert(computation->callees().begin(), computation->callees().end());
-  }
-  absl::flat_hash_set<const Computation*> unfoldable;
-  for (const Computation* computation : *order) {
-    if (!called.contains(computation)) continue;
-    for (const Instruction* instruction : computation->instructions()) {
-      const Opcode opcode = instruction->opcode();
-      bool bad = IsNeverFolded(*instruction) && opcode != Opcode::kParameter &&
-                 opcode != Opcode::kConstant && opcode != Opcode::kTuple &&
-                 opcode != Opcode::kBroadcast && opcode != Opcode::kIota;
-      for (const Computation* callee : instruction->called_computations()) {
-        bad = bad || unfoldable.contains(callee);
-      }
-      if (bad) {
-        unfoldable.insert(computation);
-        break;
-      }
-    }
-  }
-  return unfoldable;
+  return CalledComputationsContaining(module, [](const Instruction& x) {
+    const Opcode opcode = x.opcode();
+    return IsNeverFolded(x) && opcode != Opcode::kParameter &&
+           opcode != Opcode::kConstant && opcode != Opcode::kTuple &&
+           opcode != Opcode::kBroadcast && opcode != Opcode::kIota;
+  });
 }
 
 // Element count of a static array shape, or nullopt.

@@ -48,7 +48,8 @@ bool HasOwnSideEffect(const Instruction& instruction) {
 }
 
 absl::StatusOr<absl::flat_hash_set<const Computation*>>
-CalledComputationsWithSideEffects(const Module& module) {
+CalledComputationsContaining(
+    const Module& module, const std::function<bool(const Instruction&)>& own) {
   absl::StatusOr<std::vector<Computation*>> order =
       module.PostOrderComputations();
   if (!order.ok()) return order.status();
@@ -56,21 +57,26 @@ CalledComputationsWithSideEffects(const Module& module) {
   for (const Computation* computation : *order) {
     called.insert(computation->callees().begin(), computation->callees().end());
   }
-  absl::flat_hash_set<const Computation*> effectful;
+  absl::flat_hash_set<const Computation*> containing;
   for (const Computation* computation : *order) {
     if (!called.contains(computation)) continue;
     for (const Instruction* instruction : computation->instructions()) {
-      bool effect = HasOwnSideEffect(*instruction);
+      bool found = own(*instruction);
       for (const Computation* callee : instruction->called_computations()) {
-        effect = effect || effectful.contains(callee);
+        found = found || containing.contains(callee);
       }
-      if (effect) {
-        effectful.insert(computation);
+      if (found) {
+        containing.insert(computation);
         break;
       }
     }
   }
-  return effectful;
+  return containing;
+}
+
+absl::StatusOr<absl::flat_hash_set<const Computation*>>
+CalledComputationsWithSideEffects(const Module& module) {
+  return CalledComputationsContaining(module, HasOwnSideEffect);
 }
 
 namespace {

@@ -24,6 +24,8 @@
 #ifndef KILN_PASSES_DCE_H_
 #define KILN_PASSES_DCE_H_
 
+#include <functional>
+
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -43,11 +45,17 @@ class DcePass : public Pass {
 // the list above.
 bool HasOwnSideEffect(const Instruction& instruction);
 
-// The called computations with a side effect anywhere inside, callees
-// first. Only computations some instruction calls are decided (a caller
-// asks about its callees; the entry's own effects matter to nobody), so a
-// module whose calls are all to small reducers costs a walk of those
-// alone. Error when the call graph has recursion.
+// The called computations in which some instruction satisfies `own`, or
+// calls a computation that does (transitively). Only computations some
+// instruction calls are decided (a caller asks about its callees; the
+// entry's answer matters to nobody), callees first in one sweep. Error
+// when the call graph has recursion. dce, cse and constant-folding ask it
+// for side effects and for ops that cannot be folded.
+absl::StatusOr<absl::flat_hash_set<const Computation*>>
+CalledComputationsContaining(
+    const Module& module, const std::function<bool(const Instruction&)>& own);
+
+// CalledComputationsContaining(module, HasOwnSideEffect).
 absl::StatusOr<absl::flat_hash_set<const Computation*>>
 CalledComputationsWithSideEffects(const Module& module);
 

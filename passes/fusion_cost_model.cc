@@ -1,76 +1,9 @@
 #include "passes/fusion_cost_model.h"
 
 #include "absl/status/statusor.h"
+#include "passes/opcode_classes.h"
 
 namespace kiln {
-
-bool IsElementwiseOpcode(Opcode opcode) {
-  switch (opcode) {
-    // Unary.
-    case Opcode::kAbs:
-    case Opcode::kAcos:
-    case Opcode::kAcosh:
-    case Opcode::kAsin:
-    case Opcode::kAsinh:
-    case Opcode::kAtan:
-    case Opcode::kAtanh:
-    case Opcode::kBitcastConvert:
-    case Opcode::kCbrt:
-    case Opcode::kCeil:
-    case Opcode::kClz:
-    case Opcode::kConvert:
-    case Opcode::kCopy:
-    case Opcode::kCos:
-    case Opcode::kCosh:
-    case Opcode::kErf:
-    case Opcode::kExp:
-    case Opcode::kExpm1:
-    case Opcode::kFloor:
-    case Opcode::kImag:
-    case Opcode::kIsFinite:
-    case Opcode::kLog:
-    case Opcode::kLog1p:
-    case Opcode::kLogistic:
-    case Opcode::kNegate:
-    case Opcode::kNot:
-    case Opcode::kPopulationCount:
-    case Opcode::kReal:
-    case Opcode::kReducePrecision:
-    case Opcode::kRoundNearestAfz:
-    case Opcode::kRoundNearestEven:
-    case Opcode::kRsqrt:
-    case Opcode::kSign:
-    case Opcode::kSin:
-    case Opcode::kSinh:
-    case Opcode::kSqrt:
-    case Opcode::kTan:
-    case Opcode::kTanh:
-    // Binary.
-    case Opcode::kAdd:
-    case Opcode::kAnd:
-    case Opcode::kAtan2:
-    case Opcode::kCompare:
-    case Opcode::kComplex:
-    case Opcode::kDivide:
-    case Opcode::kMaximum:
-    case Opcode::kMinimum:
-    case Opcode::kMultiply:
-    case Opcode::kOr:
-    case Opcode::kPower:
-    case Opcode::kRemainder:
-    case Opcode::kShiftLeft:
-    case Opcode::kShiftRightArithmetic:
-    case Opcode::kShiftRightLogical:
-    case Opcode::kSubtract:
-    case Opcode::kXor:
-    // Ternary.
-    case Opcode::kClamp:
-    case Opcode::kSelect:
-      return true;
-    default:
-      return false;
-  }
-}
 
 bool IsLoopFusibleOpcode(Opcode opcode) {
   switch (opcode) {
@@ -84,7 +17,13 @@ bool IsLoopFusibleOpcode(Opcode opcode) {
     case Opcode::kReverse:
     case Opcode::kSlice:
     case Opcode::kTranspose:
+    case Opcode::kCopy:
       return true;
+    // Elementwise, but not fused: map calls a computation, and
+    // stochastic-convert is not costed yet.
+    case Opcode::kMap:
+    case Opcode::kStochasticConvert:
+      return false;
     default:
       return IsElementwiseOpcode(opcode);
   }

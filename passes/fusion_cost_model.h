@@ -14,13 +14,10 @@
 
 namespace kiln {
 
-// Unary, binary and ternary elementwise ops (each output element depends on
-// the operand elements at the same index only), convert included.
-bool IsElementwiseOpcode(Opcode opcode);
-
-// Elementwise ops plus the data-movement ops a loop fusion can index
-// through: broadcast, reshape, transpose, slice, pad, concatenate, iota,
-// dynamic-slice, reverse, and constant.
+// Elementwise ops (IsElementwiseOpcode, but neither map nor
+// stochastic-convert) plus copy and the data-movement ops a loop fusion can
+// index through: broadcast, reshape, transpose, slice, pad, concatenate,
+// iota, dynamic-slice, reverse, and constant.
 bool IsLoopFusibleOpcode(Opcode opcode);
 
 // Ops whose per-element cost is far above an add: transcendental functions

@@ -11,11 +11,6 @@ namespace {
 
 enum class Mark : uint8_t { kNew, kOpen, kDone };
 
-// Callees of `computation` in instruction and attribute order.
-const std::vector<Computation*>& Callees(const Computation* computation) {
-  return computation->callees();
-}
-
 // Depth-first post order of the call graph below `start`, appended to
 // `out`. Only computations accepted by `include` are visited. Iterative, so
 // deep call chains cannot overflow the stack.
@@ -32,7 +27,7 @@ absl::Status AppendCallPostOrder(
   };
   std::vector<Frame> stack;
   (*marks)[start] = Mark::kOpen;
-  stack.push_back({start, Callees(start)});
+  stack.push_back({start, start->callees()});
   while (!stack.empty()) {
     Frame& frame = stack.back();
     if (frame.next == frame.callees.size()) {
@@ -50,7 +45,7 @@ absl::Status AppendCallPostOrder(
     }
     if (mark == Mark::kDone) continue;
     mark = Mark::kOpen;
-    stack.push_back({callee, Callees(callee)});
+    stack.push_back({callee, callee->callees()});
   }
   return absl::OkStatus();
 }
@@ -251,7 +246,7 @@ absl::Status Module::RemoveComputation(Computation* computation) {
   }
   for (const auto& caller : computations_) {
     if (caller.get() == computation) continue;
-    for (const Computation* callee : Callees(caller.get())) {
+    for (const Computation* callee : caller->callees()) {
       if (callee == computation) {
         return absl::FailedPreconditionError(
             absl::StrCat("cannot remove computation ", computation->name(),
