@@ -9,6 +9,7 @@
 #include "compiler/ir/computation.h"
 #include "compiler/ir/instruction.h"
 #include "compiler/ir/opcode.h"
+#include "passes/gather_scatter_drivers.h"
 #include "passes/gather_simplification_util.h"
 
 namespace kiln {
@@ -123,17 +124,7 @@ absl::StatusOr<bool> ExpandGather(Instruction* gather) {
 }  // namespace
 
 absl::StatusOr<bool> GatherExpanderPass::Run(Module& module) {
-  bool changed = false;
-  for (Computation* computation : module.computations()) {
-    if (computation->is_fusion_computation()) continue;
-    for (Instruction* instruction : computation->instructions()) {
-      if (instruction->opcode() != Opcode::kGather) continue;
-      absl::StatusOr<bool> expanded = ExpandGather(instruction);
-      if (!expanded.ok()) return expanded.status();
-      changed |= *expanded;
-    }
-  }
-  return changed;
+  return gather_scatter::RewriteEach(module, Opcode::kGather, ExpandGather);
 }
 
 KILN_REGISTER_PASS(GatherExpanderPass);

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <vector>
 
@@ -10,6 +9,7 @@
 #include "compiler/ir/computation.h"
 #include "compiler/ir/instruction.h"
 #include "compiler/ir/opcode.h"
+#include "passes/gather_scatter_drivers.h"
 #include "passes/gather_simplification_util.h"
 
 namespace kiln {
@@ -268,24 +268,7 @@ absl::StatusOr<bool> SimplifyGather(Instruction* gather,
 }  // namespace
 
 absl::StatusOr<bool> GatherSimplificationPass::Run(Module& module) {
-  bool changed = false;
-  for (Computation* computation : module.computations()) {
-    if (computation->is_fusion_computation()) continue;
-    std::deque<Instruction*> work;
-    for (Instruction* instruction : computation->instructions()) {
-      if (instruction->opcode() == Opcode::kGather) work.push_back(instruction);
-    }
-    while (!work.empty()) {
-      Instruction* gather = work.front();
-      work.pop_front();
-      Instruction* canonical = nullptr;
-      absl::StatusOr<bool> simplified = SimplifyGather(gather, &canonical);
-      if (!simplified.ok()) return simplified.status();
-      changed |= *simplified;
-      if (canonical != nullptr) work.push_back(canonical);
-    }
-  }
-  return changed;
+  return gather_scatter::SimplifyEach(module, Opcode::kGather, SimplifyGather);
 }
 
 KILN_REGISTER_PASS(GatherSimplificationPass);

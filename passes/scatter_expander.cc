@@ -9,6 +9,7 @@
 #include "compiler/ir/computation.h"
 #include "compiler/ir/instruction.h"
 #include "compiler/ir/opcode.h"
+#include "passes/gather_scatter_drivers.h"
 #include "passes/gather_simplification_util.h"
 
 namespace kiln {
@@ -171,17 +172,7 @@ absl::StatusOr<bool> ExpandScatter(Instruction* scatter) {
 }  // namespace
 
 absl::StatusOr<bool> ScatterExpanderPass::Run(Module& module) {
-  bool changed = false;
-  for (Computation* computation : module.computations()) {
-    if (computation->is_fusion_computation()) continue;
-    for (Instruction* instruction : computation->instructions()) {
-      if (instruction->opcode() != Opcode::kScatter) continue;
-      absl::StatusOr<bool> expanded = ExpandScatter(instruction);
-      if (!expanded.ok()) return expanded.status();
-      changed |= *expanded;
-    }
-  }
-  return changed;
+  return gather_scatter::RewriteEach(module, Opcode::kScatter, ExpandScatter);
 }
 
 KILN_REGISTER_PASS(ScatterExpanderPass);
