@@ -312,5 +312,57 @@ BeforeAfter EvaluateAround(const std::string& hlo, const std::string& pass,
   return result;
 }
 
+std::string Combiner(const std::string& name, const std::string& type,
+                     const std::string& op) {
+  return name + " {\n  a = " + type + "[] parameter(0)\n  b = " + type +
+         "[] parameter(1)\n  ROOT r = " + type + "[] " + op + "(a, b)\n}\n";
+}
+
+const char kOverwrite[] =
+    "assign {\n  a = f32[] parameter(0)\n  ROOT b = f32[] parameter(1)\n}\n";
+
+std::string CheckJaxScatterSpecExample(const std::string& pass) {
+  // compiler/evaluator/indexing_generated_test.cc: values from JAX.
+  const std::string hlo = eval_test::EntryModule(
+      {"s32[2,3,4,2]", "s64[2,2,3,2]", "s32[2,2,3,2,2]"},
+      "ROOT s = s32[2,3,4,2] scatter(p0, p1, p2), update_window_dims={3,4}, "
+      "inserted_window_dims={1}, input_batching_dims={0}, "
+      "scatter_indices_batching_dims={1}, "
+      "scatter_dims_to_operand_dims={2,1}, index_vector_dim=3, "
+      "to_apply=add",
+      Combiner("add", "s32", "add"));
+  const std::string ones =
+      "s32[2,2,3,2,2] {{{{{1, 1}, {1, 1}}, {{1, 1}, {1, 1}}, {{1, 1}, {1, "
+      "1}}}, {{{1, 1}, {1, 1}}, {{1, 1}, {1, 1}}, {{1, 1}, {1, 1}}}}, "
+      "{{{{1, 1}, {1, 1}}, {{1, 1}, {1, 1}}, {{1, 1}, {1, 1}}}, {{{1, 1}, "
+      "{1, 1}}, {{1, 1}, {1, 1}}, {{1, 1}, {1, 1}}}}}";
+  const std::vector<std::string> arguments = {
+      "s32[2,3,4,2] {{{{1, 2}, {3, 4}, {5, 6}, {7, 8}}, {{9, 10}, "
+      "{11, 12}, {13, 14}, {15, 16}}, {{17, 18}, {19, 20}, {21, "
+      "22}, {23, 24}}}, {{{25, 26}, {27, 28}, {29, 30}, {31, 32}}, "
+      "{{33, 34}, {35, 36}, {37, 38}, {39, 40}}, {{41, 42}, {43, "
+      "44}, {45, 46}, {47, 48}}}}",
+      "s64[2,2,3,2] {{{{0, 0}, {1, 0}, {2, 1}}, {{0, 1}, {1, 1}, "
+      "{0, 9}}}, {{{0, 0}, {2, 1}, {2, 2}}, {{1, 2}, {0, 1}, {1, "
+      "0}}}}",
+      ones};
+  const auto values = EvaluateAround(hlo, pass, arguments);
+  absl::StatusOr<Literal> expected = ParseLiteral(
+      "s32[2,3,4,2] {{{{3, 4}, {6, 7}, {6, 7}, {7, 8}}, {{9, 10}, {11, "
+      "12}, {15, 16}, {17, 18}}, {{17, 18}, {19, 20}, {22, 23}, {24, "
+      "25}}}, {{{25, 26}, {28, 29}, {30, 31}, {31, 32}}, {{35, 36}, {38, "
+      "39}, {38, 39}, {39, 40}}, {{41, 42}, {44, 45}, {46, 47}, {47, "
+      "48}}}}");
+  if (!expected.ok()) {
+    ADD_FAILURE() << expected.status();
+    return "";
+  }
+  EXPECT_EQ(values.after, eval_test::LiteralText(*expected));
+  EXPECT_EQ(values.after, values.before);
+  ValueCheck check;
+  check.fixed_sets = {arguments};
+  return RunAndCompare(hlo, pass, check);
+}
+
 }  // namespace gather_scatter_testing
 }  // namespace kiln

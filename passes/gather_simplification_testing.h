@@ -59,6 +59,19 @@ struct BeforeAfter {
 BeforeAfter EvaluateAround(const std::string& hlo, const std::string& pass,
                            const std::vector<std::string>& arguments);
 
+// "name { a = T[] parameter(0)  b = T[] parameter(1)
+//        ROOT r = T[] op(a, b) }": a scatter combiner.
+std::string Combiner(const std::string& name, const std::string& type,
+                     const std::string& op);
+// The combiner `assign` that keeps the update (an overwriting scatter).
+extern const char kOverwrite[];
+
+// The spec's scatter example with batching dimensions (values from JAX, as
+// in compiler/evaluator/indexing_generated_test.cc): checks the values
+// before and after `pass` against the expected literal and RunAndCompare's
+// checks on them; returns the module after the pass.
+std::string CheckJaxScatterSpecExample(const std::string& pass);
+
 }  // namespace gather_scatter_testing
 }  // namespace kiln
 
