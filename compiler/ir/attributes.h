@@ -174,8 +174,10 @@ class AttributeMap {
   bool Equals(const AttributeMap& other) const;
 
  private:
-  std::vector<std::pair<std::string, AttrValue>> entries_;
+  // The flag first: Instruction places its AttributeMap so that the flag
+  // shares the instruction's first cache line, which call-graph sweeps read.
   bool may_reference_computations_ = false;
+  std::vector<std::pair<std::string, AttrValue>> entries_;
 };
 
 }  // namespace kiln

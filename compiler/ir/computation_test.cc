@@ -475,7 +475,9 @@ TEST_F(ComputationTest, StableOrderMatchesAListModel) {
       const Computation& as_const = comp_;
       ASSERT_EQ(as_const.instructions(), model) << "step " << step;
     }
-    if (step % 331 == 0) ASSERT_EQ(comp_.instructions(), model);
+    if (step % 331 == 0) {
+      ASSERT_EQ(comp_.instructions(), model);
+    }
   }
   EXPECT_EQ(comp_.instructions(), model);
   EXPECT_EQ(comp_.instruction_count(), static_cast<int64_t>(model.size()));

@@ -169,9 +169,9 @@ class Instruction {
   std::vector<Instruction*> operands_;
   AttributeMap attrs_;
   internal::UserList users_;
+  Shape shape_;
   std::vector<Instruction*> control_predecessors_;
   std::vector<Instruction*> control_successors_;
-  Shape shape_;
   std::string name_;
   std::unique_ptr<Literal> literal_;
   int64_t parameter_number_ = -1;

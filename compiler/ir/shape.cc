@@ -172,8 +172,12 @@ bool ShapesEqual(const Shape& a, const Shape& b, bool with_layout) {
     }
     return true;
   }
-  if (a.dimensions() != b.dimensions() ||
-      a.dynamic_dimensions() != b.dynamic_dimensions()) {
+  // Both static (the common case): the dynamism vectors are all false and
+  // of equal length once the dimensions match, so they are not read.
+  if (a.is_static() != b.is_static() || a.dimensions() != b.dimensions()) {
+    return false;
+  }
+  if (!a.is_static() && a.dynamic_dimensions() != b.dynamic_dimensions()) {
     return false;
   }
   if (!with_layout || !a.IsArray()) return true;
@@ -203,6 +207,9 @@ Shape Shape::DynamicArray(ElementType type, std::vector<int64_t> dimensions,
   shape.dimensions_ = std::move(dimensions);
   shape.dynamic_ = std::move(dynamic);
   shape.dynamic_.resize(shape.dimensions_.size(), false);
+  for (bool is_dynamic : shape.dynamic_) {
+    shape.dynamic_dimension_count_ += is_dynamic ? 1 : 0;
+  }
   return shape;
 }
 
@@ -226,9 +233,7 @@ Shape Shape::Opaque() {
 }
 
 bool Shape::is_static() const {
-  for (bool dynamic : dynamic_) {
-    if (dynamic) return false;
-  }
+  if (dynamic_dimension_count_ != 0) return false;
   for (const Shape& element : tuple_shapes_) {
     if (!element.is_static()) return false;
   }
@@ -237,7 +242,13 @@ bool Shape::is_static() const {
 
 void Shape::set_dimension(int64_t i, int64_t size, bool dynamic) {
   dimensions_[i] = size;
-  dynamic_[i] = dynamic || size == kUnboundedSize;
+  set_dynamic_dimension(i, dynamic || size == kUnboundedSize);
+}
+
+void Shape::set_dynamic_dimension(int64_t i, bool dynamic) {
+  if (dynamic_[i] == dynamic) return;
+  dynamic_[i] = dynamic;
+  dynamic_dimension_count_ += dynamic ? 1 : -1;
 }
 
 void Shape::clear_layout() {

@@ -52,7 +52,7 @@ class Shape {
   const std::vector<bool>& dynamic_dimensions() const { return dynamic_; }
   bool is_static() const;  // No dynamic dimension anywhere (tuples: deep).
   void set_dimension(int64_t i, int64_t size, bool dynamic = false);
-  void set_dynamic_dimension(int64_t i, bool dynamic) { dynamic_[i] = dynamic; }
+  void set_dynamic_dimension(int64_t i, bool dynamic);
 
   bool has_layout() const { return layout_.has_value(); }
   const Layout& layout() const { return *layout_; }
@@ -94,11 +94,17 @@ class Shape {
   const Shape* Subshape(absl::Span<const int64_t> index) const;
 
  private:
+  // Passes ask every instruction's shape whether it is static, so the
+  // answer for an array must not need the heap block of dynamic_: the
+  // count of its true entries is kept beside it. The layout, read less
+  // often and the largest member, comes last, so that type, dimensions and
+  // dynamism share the first cache line of a shape.
   ElementType element_type_ = ElementType::kInvalid;
+  int32_t dynamic_dimension_count_ = 0;  // True entries of dynamic_.
   std::vector<int64_t> dimensions_;
   std::vector<bool> dynamic_;
-  std::optional<Layout> layout_;
   std::vector<Shape> tuple_shapes_;
+  std::optional<Layout> layout_;
 };
 
 }  // namespace kiln

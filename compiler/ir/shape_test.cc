@@ -218,3 +218,43 @@ TEST(ShapeTest, LongTuplesNumberEveryFifthElementAsXlaDoes) {
 
 }  // namespace
 }  // namespace kiln
+
+namespace kiln {
+namespace {
+
+// is_static() and equality read a count of dynamic dimensions kept beside
+// the dynamism vector; every way of changing dynamism must keep it right.
+TEST(ShapeTest, StaticnessFollowsEveryChangeOfDynamism) {
+  Shape shape = Shape::DynamicArray(ElementType::kF32, {4, 8}, {true, false});
+  EXPECT_FALSE(shape.is_static());
+  shape.set_dynamic_dimension(0, false);
+  EXPECT_TRUE(shape.is_static());
+  shape.set_dynamic_dimension(0, false);  // Setting it twice is no change.
+  EXPECT_TRUE(shape.is_static());
+  shape.set_dimension(1, 8, /*dynamic=*/true);
+  shape.set_dimension(0, Shape::kUnboundedSize);
+  EXPECT_FALSE(shape.is_static());
+  shape.set_dimension(0, 4);
+  EXPECT_FALSE(shape.is_static());  // Dimension 1 is still dynamic.
+  shape.set_dimension(1, 8);
+  EXPECT_TRUE(shape.is_static());
+  EXPECT_EQ(shape, Shape::Array(ElementType::kF32, {4, 8}));
+
+  Shape copy = shape;
+  copy.set_dynamic_dimension(1, true);
+  EXPECT_FALSE(copy.is_static());
+  EXPECT_TRUE(shape.is_static());
+  EXPECT_NE(copy, shape);
+  EXPECT_EQ(copy,
+            Shape::DynamicArray(ElementType::kF32, {4, 8}, {false, true}));
+  EXPECT_NE(copy,
+            Shape::DynamicArray(ElementType::kF32, {4, 8}, {true, false}));
+
+  Shape tuple = Shape::Tuple({shape, shape});
+  EXPECT_TRUE(tuple.is_static());
+  (*tuple.mutable_tuple_shapes())[1].set_dynamic_dimension(0, true);
+  EXPECT_FALSE(tuple.is_static());
+}
+
+}  // namespace
+}  // namespace kiln
