@@ -35,14 +35,14 @@ Instruction::Instruction(Opcode opcode, Shape shape, std::string name)
 namespace internal {
 
 int64_t UserList::Find(const Instruction* user) const {
-  if (index_.empty()) {
+  if (index_ == nullptr) {
     for (size_t i = 0; i < users_.size(); ++i) {
       if (users_[i] == user) return static_cast<int64_t>(i);
     }
     return -1;
   }
-  auto it = index_.find(user);
-  return it == index_.end() ? -1 : static_cast<int64_t>(it->second);
+  auto it = index_->find(user);
+  return it == index_->end() ? -1 : static_cast<int64_t>(it->second);
 }
 
 void UserList::AddUses(Instruction* user, int32_t uses) {
@@ -59,25 +59,27 @@ void UserList::AddUses(Instruction* user, int32_t uses) {
   }
   users_.push_back(user);
   uses_.push_back(uses);
-  if (!index_.empty()) {
-    index_.emplace(user, users_.size() - 1);
+  if (index_ != nullptr) {
+    index_->emplace(user, users_.size() - 1);
   } else if (users_.size() > kIndexThreshold) {
-    index_.reserve(users_.size() * 2);
-    for (size_t i = 0; i < users_.size(); ++i) index_.emplace(users_[i], i);
+    index_ =
+        std::make_unique<absl::flat_hash_map<const Instruction*, size_t>>();
+    index_->reserve(users_.size() * 2);
+    for (size_t i = 0; i < users_.size(); ++i) index_->emplace(users_[i], i);
   }
 }
 
 void UserList::EraseAt(size_t position) {
-  if (index_.empty()) {
+  if (index_ == nullptr) {
     users_.erase(users_.begin() + position);
     uses_.erase(uses_.begin() + position);
     return;
   }
-  index_.erase(users_[position]);
+  index_->erase(users_[position]);
   if (position + 1 != users_.size()) {
     users_[position] = users_.back();
     uses_[position] = uses_.back();
-    index_[users_[position]] = position;
+    (*index_)[users_[position]] = position;
   }
   users_.pop_back();
   uses_.pop_back();
@@ -96,7 +98,7 @@ void UserList::RemoveUser(const Instruction* user) {
 void UserList::Clear() {
   users_.clear();
   uses_.clear();
-  index_.clear();
+  index_.reset();
 }
 
 }  // namespace internal
@@ -196,12 +198,13 @@ absl::Status Instruction::AddControlDependencyTo(Instruction* successor) {
         absl::StrCat("control dependency from ", name_, " to ",
                      successor->name(), " crosses computations"));
   }
-  if (std::find(control_successors_.begin(), control_successors_.end(),
-                successor) != control_successors_.end()) {
+  const std::vector<Instruction*>& successors = control_successors();
+  if (std::find(successors.begin(), successors.end(), successor) !=
+      successors.end()) {
     return absl::OkStatus();
   }
-  control_successors_.push_back(successor);
-  successor->control_predecessors_.push_back(this);
+  MutableControlEdges().successors.push_back(successor);
+  successor->MutableControlEdges().predecessors.push_back(this);
   if (successor->parent_ != nullptr) {
     successor->parent_->NoteEdge(this, successor);
   }
@@ -209,24 +212,33 @@ absl::Status Instruction::AddControlDependencyTo(Instruction* successor) {
 }
 
 absl::Status Instruction::RemoveControlDependencyTo(Instruction* successor) {
-  if (successor == nullptr || !EraseOne(&control_successors_, successor)) {
+  if (successor == nullptr || control_ == nullptr ||
+      !EraseOne(&control_->successors, successor)) {
     return absl::NotFoundError(absl::StrCat(
         "no control dependency from ", name_, " to ",
         successor == nullptr ? std::string("null") : successor->name()));
   }
-  EraseOne(&successor->control_predecessors_, this);
+  EraseOne(&successor->MutableControlEdges().predecessors, this);
   return absl::OkStatus();
 }
 
 void Instruction::DropAllControlDeps() {
-  for (Instruction* predecessor : control_predecessors_) {
-    EraseOne(&predecessor->control_successors_, this);
+  if (control_ == nullptr) return;
+  for (Instruction* predecessor : control_->predecessors) {
+    EraseOne(&predecessor->MutableControlEdges().successors, this);
   }
-  for (Instruction* successor : control_successors_) {
-    EraseOne(&successor->control_predecessors_, this);
+  for (Instruction* successor : control_->successors) {
+    EraseOne(&successor->MutableControlEdges().predecessors, this);
   }
-  control_predecessors_.clear();
-  control_successors_.clear();
+  // Cleared, not freed: a caller may still hold the (now empty) lists.
+  control_->predecessors.clear();
+  control_->successors.clear();
+}
+
+internal::ControlEdges& Instruction::MutableControlEdges() {
+  if (control_ == nullptr)
+    control_ = std::make_unique<internal::ControlEdges>();
+  return *control_;
 }
 
 std::vector<Computation*> Instruction::called_computations() const {

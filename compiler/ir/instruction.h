@@ -62,9 +62,23 @@ class UserList {
 
   std::vector<Instruction*> users_;
   std::vector<int32_t> uses_;  // Parallel to users_.
-  // Only for long lists; empty otherwise.
-  absl::flat_hash_map<const Instruction*, size_t> index_;
+  // Only for long lists; null otherwise (out of line: few lists are long,
+  // and every instruction carries a UserList).
+  std::unique_ptr<absl::flat_hash_map<const Instruction*, size_t>> index_;
 };
+
+// The control edges of one instruction. Few instructions have any, so an
+// instruction holds them out of line and allocates them on the first edge.
+struct ControlEdges {
+  std::vector<Instruction*> predecessors;
+  std::vector<Instruction*> successors;
+};
+
+// The empty list the accessors return for an instruction without edges.
+inline const std::vector<Instruction*>& NoInstructions() {
+  static const auto* const kEmpty = new std::vector<Instruction*>();
+  return *kEmpty;
+}
 }  // namespace internal
 
 class Instruction {
@@ -110,10 +124,12 @@ class Instruction {
 
   // --- Control dependencies ---
   const std::vector<Instruction*>& control_predecessors() const {
-    return control_predecessors_;
+    return control_ == nullptr ? internal::NoInstructions()
+                               : control_->predecessors;
   }
   const std::vector<Instruction*>& control_successors() const {
-    return control_successors_;
+    return control_ == nullptr ? internal::NoInstructions()
+                               : control_->successors;
   }
   absl::Status AddControlDependencyTo(Instruction* successor);
   absl::Status RemoveControlDependencyTo(Instruction* successor);
@@ -152,6 +168,7 @@ class Instruction {
   friend class Computation;
   // Tells the module (if any) that this fusion's callees may change.
   void InvalidateFusionCallees() const;
+  internal::ControlEdges& MutableControlEdges();
 
   // Declared hot fields first: a pass walking the order reads the opcode,
   // the operand list, the attributes and the user list of every
@@ -167,11 +184,13 @@ class Instruction {
   // placed before (see Computation::order_).
   int64_t slot_ = -1;
   std::vector<Instruction*> operands_;
+  // Null while the instruction has no control edge; in the first cache
+  // line because the rewrite driver's plain_only check reads it for every
+  // instruction.
+  std::unique_ptr<internal::ControlEdges> control_;
   AttributeMap attrs_;
   internal::UserList users_;
   Shape shape_;
-  std::vector<Instruction*> control_predecessors_;
-  std::vector<Instruction*> control_successors_;
   std::string name_;
   std::unique_ptr<Literal> literal_;
   int64_t parameter_number_ = -1;
