@@ -65,6 +65,11 @@ struct OpSchema {
 // The schema of `opcode`; every opcode has one.
 const OpSchema& GetOpSchema(Opcode opcode);
 
+// The elementwise family (elementwise.cc): each output element depends only
+// on the operand elements at the same index. Unary, binary and ternary ops,
+// conversions, copy, map and stochastic-convert. O(1).
+bool IsElementwiseFamilyOpcode(Opcode opcode);
+
 // Attributes every instruction may carry, handled outside the schema by the
 // parser and printer (kept verbatim on the Instruction): metadata, sharding,
 // frontend_attributes, backend_config, result_accuracy, statistics_viz,

@@ -160,5 +160,19 @@ TEST(OpSchemaTest, AttrKindNames) {
   EXPECT_EQ(AttrKindName(AttrKind::kComputationList), "kComputationList");
 }
 
+TEST(OpSchemaTest, ElementwiseFamilyIsTheElementwiseFile) {
+  for (Opcode op :
+       {Opcode::kAbs, Opcode::kAdd, Opcode::kCopy, Opcode::kConvert,
+        Opcode::kSelect, Opcode::kClamp, Opcode::kCompare, Opcode::kMap,
+        Opcode::kStochasticConvert, Opcode::kReducePrecision, Opcode::kXor}) {
+    EXPECT_TRUE(IsElementwiseFamilyOpcode(op)) << OpcodeName(op);
+  }
+  for (Opcode op :
+       {Opcode::kBroadcast, Opcode::kDot, Opcode::kReduce, Opcode::kReshape,
+        Opcode::kTuple, Opcode::kParameter, Opcode::kFusion}) {
+    EXPECT_FALSE(IsElementwiseFamilyOpcode(op)) << OpcodeName(op);
+  }
+}
+
 }  // namespace
 }  // namespace kiln
