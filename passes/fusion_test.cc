@@ -330,13 +330,15 @@ TEST(FusionTest, CheapProducerIsDuplicatedIntoEachConsumer) {
                                     "ENTRY", "a = f32[2,2]{1,0} add(p0, p0)"}));
 }
 
+// One add read by two elementwise consumers, both results returned.
+constexpr char kAddReadByTwoConsumers[] =
+    "a = f32[4] add(p0, p0)\n"
+    "  n = f32[4] negate(a)\n"
+    "  b = f32[4] abs(a)\n"
+    "  ROOT t = (f32[4], f32[4]) tuple(n, b)";
+
 TEST(FusionTest, CheapProducerWithSeveralFusedUsersLeavesTheComputation) {
-  const std::string out = Fuse(EntryModule({"f32[4]"},
-                                           "a = f32[4] add(p0, p0)\n"
-                                           "  n = f32[4] negate(a)\n"
-                                           "  b = f32[4] abs(a)\n"
-                                           "  ROOT t = (f32[4], f32[4]) "
-                                           "tuple(n, b)"));
+  const std::string out = Fuse(EntryModule({"f32[4]"}, kAddReadByTwoConsumers));
   // Copied into both consumers, which then merge as siblings: one add.
   EXPECT_EQ(Count(out, "add("), 1) << out;
   EXPECT_THAT(Entry(out), Not(HasSubstr("add(")));
@@ -347,12 +349,7 @@ TEST(FusionTest, CheapProducerWithSeveralFusedUsersLeavesTheComputation) {
 // member were a clone: the first fusion added to the module gets the freed
 // name, the next a fresh one.
 TEST(FusionTest, CopiedProducerKeepsItsNameInTheFirstFusion) {
-  const std::string out = Fuse(EntryModule({"f32[4]"},
-                                           "a = f32[4] add(p0, p0)\n"
-                                           "  n = f32[4] negate(a)\n"
-                                           "  b = f32[4] abs(a)\n"
-                                           "  ROOT t = (f32[4], f32[4]) "
-                                           "tuple(n, b)"),
+  const std::string out = Fuse(EntryModule({"f32[4]"}, kAddReadByTwoConsumers),
                                true, Policy({}, /*siblings=*/false));
   EXPECT_TRUE(ContainsInOrder(
       out, {"fused_computation {", "a = f32[4]{0} add(param_0, param_0)",
@@ -404,12 +401,7 @@ TEST(FusionTest, ExpensiveProducerIsNotFusedBelowABroadcast) {
 TEST(FusionTest, BigProducerCountsAsExpensive) {
   FusionLimits limits;
   limits.max_cheap_elements = 3;
-  const std::string out = Fuse(EntryModule({"f32[4]"},
-                                           "a = f32[4] add(p0, p0)\n"
-                                           "  n = f32[4] negate(a)\n"
-                                           "  b = f32[4] abs(a)\n"
-                                           "  ROOT t = (f32[4], f32[4]) "
-                                           "tuple(n, b)"),
+  const std::string out = Fuse(EntryModule({"f32[4]"}, kAddReadByTwoConsumers),
                                true, Policy(limits));
   EXPECT_THAT(Entry(out), HasSubstr("a = f32[4]{0} add(p0, p0)"));
 }
