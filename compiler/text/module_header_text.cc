@@ -13,7 +13,7 @@ bool IsKnownExtraModuleAttribute(absl::string_view name) {
 
 absl::Span<const absl::string_view> KnownExtraModuleAttributes() {
   // Header attributes XLA writes or reads that Kiln keeps verbatim.
-  static constexpr std::array<absl::string_view, 14> kNames = {
+  static constexpr std::array<absl::string_view, 16> kNames = {
       "alias_passthrough_params",
       "allow_spmd_sharding_propagation_to_parameters",
       "allow_spmd_sharding_propagation_to_output",
@@ -28,6 +28,10 @@ absl::Span<const absl::string_view> KnownExtraModuleAttributes() {
       "memory_fitting_level",
       "deduplicate_hlo",
       "launch_id",
+      // Newer XLA: original-value recovery and debug callbacks, each a
+      // balanced {...} group (the table holds quoted recovery modules).
+      "origin_recovery_table",
+      "debug_attributes",
   };
   return kNames;
 }

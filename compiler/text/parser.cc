@@ -47,6 +47,9 @@ absl::Status HloTextParser::Expect(char c, absl::string_view context) {
 
 namespace {
 
+// A module without an HloModule line is named this plus the entry's name.
+constexpr absl::string_view kHeaderlessModulePrefix = "module_";
+
 // Longest shape text looked up in the cache. Bounds the lexical scan below,
 // so odd input (parentheses in comments, unbalanced text) cannot make every
 // operand rescan a long stretch of the module.
@@ -228,18 +231,19 @@ absl::StatusOr<std::vector<int64_t>> HloTextParser::ParseShapeIndex() {
 
 namespace {
 
-// A copy of `shape` with XLA's default layouts everywhere.
-Shape WithDefaultLayout(const Shape& shape) {
+// A copy of `shape` keeping its layouts, with XLA's default layout where
+// one is missing.
+Shape WithLayoutOrDefault(const Shape& shape) {
   Shape result = shape;
-  result.clear_layout();
   result.SetDefaultLayoutIfMissing();
   return result;
 }
 
 // Like XLA, a header without entry_computation_layout gets one from the
-// entry's parameters and root with default layouts (XLA always prints it).
-// Left unset while the entry is incomplete (a missing parameter number or
-// root), which the verifier reports.
+// entry's parameters and root, taking their layouts (XLA copies each
+// instruction's layout; XLA always prints the result). Left unset while the
+// entry is incomplete (a missing parameter number or root), which the
+// verifier reports.
 void FillMissingEntryComputationLayout(Module* module) {
   const Computation* entry = module->entry();
   if (module->config().entry_computation_layout.has_value() ||
@@ -249,9 +253,9 @@ void FillMissingEntryComputationLayout(Module* module) {
   ComputationLayout layout;
   for (const Instruction* parameter : entry->parameters()) {
     if (parameter == nullptr) return;
-    layout.parameters.push_back(WithDefaultLayout(parameter->shape()));
+    layout.parameters.push_back(WithLayoutOrDefault(parameter->shape()));
   }
-  layout.result = WithDefaultLayout(entry->root()->shape());
+  layout.result = WithLayoutOrDefault(entry->root()->shape());
   module->config().entry_computation_layout = std::move(layout);
 }
 
@@ -259,16 +263,26 @@ void FillMissingEntryComputationLayout(Module* module) {
 
 absl::StatusOr<std::unique_ptr<Module>> HloTextParser::Run() {
   if (absl::Status s = Skip(); !s.ok()) return s;
-  if (!lexer_.AtKeyword("HloModule")) {
-    return ErrorAt(lexer_.pos(), "expected 'HloModule'");
+  // XLA also reads a module without the HloModule line: computations only,
+  // named after the entry (see below).
+  const bool has_header = lexer_.AtKeyword("HloModule");
+  if (has_header) {
+    lexer_.TryConsume("HloModule");
+    if (absl::Status s = Skip(); !s.ok()) return s;
+    const size_t name_offset = lexer_.pos();
+    absl::string_view name = lexer_.LexName();
+    if (name.empty()) return ErrorAt(name_offset, "expected a module name");
+    module_ = std::make_unique<Module>(std::string(name));
+    // The old header form "HloModule name:" ends the name with a colon.
+    if (absl::Status s = Skip(); !s.ok()) return s;
+    lexer_.TryConsume(':');
+    if (absl::Status s = ParseModuleHeader(); !s.ok()) return s;
+  } else {
+    if (lexer_.AtEnd()) {
+      return ErrorAt(lexer_.pos(), "expected 'HloModule' or a computation");
+    }
+    module_ = std::make_unique<Module>(std::string(kHeaderlessModulePrefix));
   }
-  lexer_.TryConsume("HloModule");
-  if (absl::Status s = Skip(); !s.ok()) return s;
-  const size_t name_offset = lexer_.pos();
-  absl::string_view name = lexer_.LexName();
-  if (name.empty()) return ErrorAt(name_offset, "expected a module name");
-  module_ = std::make_unique<Module>(std::string(name));
-  if (absl::Status s = ParseModuleHeader(); !s.ok()) return s;
 
   while (true) {
     if (absl::Status s = Skip(); !s.ok()) return s;
@@ -281,6 +295,11 @@ absl::StatusOr<std::unique_ptr<Module>> HloTextParser::Run() {
   if (module_->entry() == nullptr) {
     // XLA: without ENTRY, the last computation is the entry.
     module_->set_entry(last_text_computation_);
+  }
+  if (!has_header) {
+    // As XLA's parser names such a module: "module_" + the entry's name.
+    module_->set_name(
+        absl::StrCat(kHeaderlessModulePrefix, module_->entry()->name()));
   }
   if (absl::Status s = ResolveComputationRefs(); !s.ok()) return s;
   if (absl::Status s = CheckForCallCycles(); !s.ok()) return s;

@@ -180,8 +180,8 @@ ENTRY e {
 }
 
 TEST(PrinterTest, EntryComputationLayoutFilledInWhenMissing) {
-  // As XLA does: default layouts from the entry's parameters and root,
-  // whatever layouts the instructions themselves have.
+  // As XLA does: the layouts of the entry's parameters and root (default
+  // layouts where the text writes none).
   std::unique_ptr<Module> module = ParseOk(R"(HloModule m
 ENTRY e {
   b = s32[] parameter(1)
@@ -192,12 +192,12 @@ ENTRY e {
   ASSERT_TRUE(module->config().entry_computation_layout.has_value());
   const ComputationLayout& layout = *module->config().entry_computation_layout;
   ASSERT_EQ(layout.parameters.size(), 2u);
-  EXPECT_EQ(layout.parameters[0].ToString(), "f32[2,3]{1,0}");
+  EXPECT_EQ(layout.parameters[0].ToString(), "f32[2,3]{0,1}");
   EXPECT_EQ(layout.parameters[1].ToString(), "s32[]");
-  EXPECT_EQ(layout.result.ToString(), "(f32[2,3]{1,0}, s32[])");
+  EXPECT_EQ(layout.result.ToString(), "(f32[2,3]{0,1}, s32[])");
   const std::string header =
-      "HloModule m, entry_computation_layout={(f32[2,3]{1,0}, s32[])->"
-      "(f32[2,3]{1,0}, s32[])}\n";
+      "HloModule m, entry_computation_layout={(f32[2,3]{0,1}, s32[])->"
+      "(f32[2,3]{0,1}, s32[])}\n";
   EXPECT_EQ(PrintModule(*module).substr(0, header.size()), header);
 }
 
@@ -232,7 +232,7 @@ ENTRY e {
   x1 = pred[] compare(x, x), direction=EQ, type=FLOAT
   ROOT t = (pred[], pred[], pred[], pred[], pred[], pred[], pred[], pred[]) tuple(f1, f2, s1, s2, u1, u2, p1, x1)
 })",
-                                            /*check_shapes=*/false);
+                                           /*check_shapes=*/false);
   ASSERT_NE(module, nullptr);
   const std::string printed = PrintModule(*module);
   auto line_of = [&](absl::string_view name) {
