@@ -65,6 +65,26 @@ void SortAttributesBySchema(const OpSchema& schema, AttributeMap* attrs) {
   *attrs = std::move(sorted);
 }
 
+// `shape` with every element `scalar`'s value; bounded by `max_bytes` like
+// any constant.
+absl::StatusOr<Literal> FillArray(const Shape& shape, const Literal& scalar,
+                                  int64_t max_bytes) {
+  absl::StatusOr<Literal> result = Literal::Create(shape, max_bytes);
+  if (!result.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot fill ", shape.ToString(false),
+                     " from a scalar: ", result.status().message()));
+  }
+  const absl::Span<const uint8_t> element = scalar.data();
+  absl::Span<uint8_t> data = result->mutable_data();
+  if (element.empty()) return result;
+  for (size_t offset = 0; offset + element.size() <= data.size();
+       offset += element.size()) {
+    std::copy(element.begin(), element.end(), data.begin() + offset);
+  }
+  return result;
+}
+
 }  // namespace
 
 absl::StatusOr<Instruction*> HloTextParser::LookupInstruction(
@@ -97,6 +117,16 @@ absl::StatusOr<Instruction*> HloTextParser::ParseInstruction(
   if (absl::Status s = Expect('=', "after the instruction name"); !s.ok()) {
     return s;
   }
+  absl::StatusOr<Instruction*> added =
+      ParseInstructionRhs(computation, name, name_offset, /*nested=*/false);
+  if (!added.ok()) return added.status();
+  slot->second = *added;  // Nested operands never enter instructions_.
+  return added;
+}
+
+absl::StatusOr<Instruction*> HloTextParser::ParseInstructionRhs(
+    Computation* computation, absl::string_view name, size_t name_offset,
+    bool nested) {
   if (absl::Status s = Skip(); !s.ok()) return s;
   // XLA lets the shape be left out where the op determines it ("x = add(a,
   // b)"); it is inferred once the module is read.
@@ -113,17 +143,21 @@ absl::StatusOr<Instruction*> HloTextParser::ParseInstruction(
   std::optional<AsyncSugar> sugar;
   absl::StatusOr<Opcode> opcode = ParseOpcode(&sugar);
   if (!opcode.ok()) return opcode.status();
+  // A nested operand has no name: XLA calls it "<opcode>.anon" and makes it
+  // unique like any other name.
+  const std::string instruction_name =
+      nested ? absl::StrCat(OpcodeName(*opcode), ".anon") : std::string(name);
   if (shape_omitted && (sugar.has_value() || !ShapeMayBeOmitted(*opcode))) {
     return ErrorAt(
         opcode_offset,
-        absl::StrCat("the shape of '", name,
+        absl::StrCat("the shape of '", instruction_name,
                      "' must be written before the opcode: the "
                      "shape of ",
                      OpcodeName(*opcode), " cannot be inferred (as in XLA)"));
   }
 
   auto instruction = std::make_unique<Instruction>(
-      *opcode, shape_omitted ? Shape::Tuple({}) : *shape, std::string(name));
+      *opcode, shape_omitted ? Shape::Tuple({}) : *shape, instruction_name);
   instruction->mutable_shape()->SetDefaultLayoutIfMissing();
   if (shape_omitted) omitted_shapes_.insert(instruction.get());
   const LineColumn position = lexer_.Position(name_offset);
@@ -135,16 +169,19 @@ absl::StatusOr<Instruction*> HloTextParser::ParseInstruction(
       !s.ok()) {
     return s;
   }
+  // A nested operand takes no attributes: its comma would be ambiguous
+  // (XLA's rule).
   if (absl::Status s =
-          ParseInstructionAttributes(instruction.get(), sugar, opcode_offset);
+          ParseInstructionAttributes(instruction.get(), sugar, opcode_offset,
+                                     /*allow_attributes=*/!nested);
       !s.ok()) {
     return s;
   }
   Instruction* added = computation->AddInstruction(std::move(instruction));
-  slot->second = added;  // Nothing inserts into instructions_ meanwhile.
   if (*opcode == Opcode::kParameter) {
     parameters_seen_.emplace_back(added, name_offset);
   }
+  if (nested) return added;
   for (Instruction* predecessor : control_predecessors_) {
     if (absl::Status s = predecessor->AddControlDependencyTo(added); !s.ok()) {
       return ErrorAt(name_offset, s.message());
@@ -209,7 +246,7 @@ absl::Status HloTextParser::ParseOperandList(
 
 absl::Status HloTextParser::ParseInstructionAttributes(
     Instruction* instruction, const std::optional<AsyncSugar>& sugar,
-    size_t opcode_offset) {
+    size_t opcode_offset, bool allow_attributes) {
   std::unique_ptr<Instruction> wrapped;
   if (sugar.has_value() && instruction->opcode() == Opcode::kAsyncStart) {
     absl::StatusOr<std::unique_ptr<Instruction>> made = MakeWrappedInstruction(
@@ -219,9 +256,11 @@ absl::Status HloTextParser::ParseInstructionAttributes(
   }
   const OpSchema& schema = GetOpSchema(instruction->opcode());
   control_predecessors_.clear();
-  if (absl::Status s = ParseAttributes(instruction, schema, wrapped.get());
-      !s.ok()) {
-    return s;
+  if (allow_attributes) {
+    if (absl::Status s = ParseAttributes(instruction, schema, wrapped.get());
+        !s.ok()) {
+      return s;
+    }
   }
   if (wrapped != nullptr) {
     if (absl::Status s = CheckRequiredAttributes(*wrapped, opcode_offset);
@@ -239,12 +278,33 @@ absl::Status HloTextParser::ParseInstructionAttributes(
       instruction->opcode() == Opcode::kAsyncDone) {
     InferAsyncCalls(instruction);
   }
+  ImplyScalarBroadcastDimensions(instruction, opcode_offset);
   if (absl::Status s = CheckRequiredAttributes(*instruction, opcode_offset);
       !s.ok()) {
     return s;
   }
   SortAttributesBySchema(schema, instruction->mutable_attrs());
   return absl::OkStatus();
+}
+
+void HloTextParser::ImplyScalarBroadcastDimensions(Instruction* instruction,
+                                                   size_t offset) {
+  // XLA: `dimensions` may be left out when broadcasting a scalar; it is then
+  // {} (and printed so). An operand whose shape is still to be inferred is
+  // checked to be a scalar once it is (InferOrCheckShape).
+  if (instruction->opcode() != Opcode::kBroadcast ||
+      instruction->operand_count() != 1 ||
+      instruction->attrs().Has("dimensions")) {
+    return;
+  }
+  const Instruction* operand = instruction->operand(0);
+  const bool pending = omitted_shapes_.contains(operand);
+  if (!pending &&
+      !(operand->shape().IsArray() && operand->shape().IsScalar())) {
+    return;  // Reported as a missing required attribute.
+  }
+  instruction->mutable_attrs()->Set("dimensions", Int64List());
+  if (pending) implied_broadcast_dimensions_.emplace(instruction, offset);
 }
 
 absl::Status HloTextParser::CheckRequiredAttributes(
@@ -264,8 +324,7 @@ absl::Status HloTextParser::ParseOperands(Instruction* instruction) {
   if (lexer_.TryConsume(')')) return absl::OkStatus();
   while (true) {
     if (absl::Status s = Skip(); !s.ok()) return s;
-    // Long form "f32[2]{0} %x": the written shape must agree with the
-    // operand's (layouts aside), as XLA's parser requires.
+    // "[shape] name", or a nested instruction "[shape] opcode(...)".
     const Shape* declared = nullptr;
     const size_t shape_offset = lexer_.pos();
     if (AtShape(lexer_)) {
@@ -277,20 +336,24 @@ absl::Status HloTextParser::ParseOperands(Instruction* instruction) {
     const size_t offset = lexer_.pos();
     absl::string_view name = lexer_.LexName();
     if (name.empty()) return ErrorAt(offset, "expected an operand name");
-    absl::StatusOr<Instruction*> operand = LookupInstruction(name, offset);
-    if (!operand.ok()) return operand.status();
-    if (declared != nullptr && omitted_shapes_.contains(*operand)) {
-      deferred_operand_checks_.push_back({*declared, *operand, shape_offset});
-    } else if (declared != nullptr &&
-               !declared->Compatible((*operand)->shape())) {
-      return ErrorAt(
-          shape_offset,
-          absl::StrCat("the declared operand shape ", declared->ToString(false),
-                       " is not compatible with the shape of "
-                       "operand '",
-                       name, "', ", (*operand)->shape().ToString(false)));
+    if (absl::Status s = Skip(); !s.ok()) return s;
+    if (lexer_.Peek() == '(') {
+      // A nested anonymous instruction, "add(f32[] parameter(0), ...)", as
+      // XLA's parser accepts: added before the instruction that uses it.
+      lexer_.set_pos(shape_offset);
+      absl::StatusOr<Instruction*> nested = ParseNestedOperand(shape_offset);
+      if (!nested.ok()) return nested.status();
+      instruction->AppendOperand(*nested);
+    } else {
+      absl::StatusOr<Instruction*> operand = LookupInstruction(name, offset);
+      if (!operand.ok()) return operand.status();
+      if (absl::Status s =
+              CheckOperandShape(declared, *operand, name, shape_offset);
+          !s.ok()) {
+        return s;
+      }
+      instruction->AppendOperand(*operand);
     }
-    instruction->AppendOperand(*operand);
     if (absl::Status s = Skip(); !s.ok()) return s;
     if (lexer_.TryConsume(')')) return absl::OkStatus();
     if (!lexer_.TryConsume(',')) {
@@ -301,16 +364,56 @@ absl::Status HloTextParser::ParseOperands(Instruction* instruction) {
   }
 }
 
+absl::StatusOr<Instruction*> HloTextParser::ParseNestedOperand(size_t offset) {
+  if (nested_operand_depth_ >= options_.max_nesting_depth) {
+    return ErrorAt(offset, absl::StrCat("nested operands deeper than ",
+                                        options_.max_nesting_depth));
+  }
+  ++nested_operand_depth_;
+  absl::StatusOr<Instruction*> nested =
+      ParseInstructionRhs(current_computation_, "", offset, /*nested=*/true);
+  --nested_operand_depth_;
+  return nested;
+}
+
+absl::Status HloTextParser::CheckOperandShape(const Shape* declared,
+                                              Instruction* operand,
+                                              absl::string_view name,
+                                              size_t shape_offset) {
+  // Long form "f32[2]{0} %x": the written shape must agree with the
+  // operand's (layouts aside), as XLA's parser requires.
+  if (declared == nullptr) return absl::OkStatus();
+  if (omitted_shapes_.contains(operand)) {
+    deferred_operand_checks_.push_back({*declared, operand, shape_offset});
+    return absl::OkStatus();
+  }
+  if (declared->Compatible(operand->shape())) return absl::OkStatus();
+  return ErrorAt(
+      shape_offset,
+      absl::StrCat("the declared operand shape ", declared->ToString(false),
+                   " is not compatible with the shape of operand '", name,
+                   "', ", operand->shape().ToString(false)));
+}
+
 absl::Status HloTextParser::ParseConstantOperand(Instruction* instruction) {
   if (absl::Status s = Skip(); !s.ok()) return s;
   const size_t start = lexer_.pos();
   size_t consumed = 0;
   size_t error_offset = 0;
+  const Shape& shape = instruction->shape();
+  // XLA fills an array from a single scalar: "f32[9] constant(0)".
+  const bool scalar_fill = shape.IsArray() && shape.rank() > 0 &&
+                           lexer_.Peek() != '{' && !lexer_.AtEnd();
   absl::StatusOr<Literal> literal = ParseLiteralValue(
-      instruction->shape(), lexer_.Rest(), &consumed, &error_offset,
-      options_.max_literal_bytes, options_.allow_elided_constants);
+      scalar_fill ? Shape::Scalar(shape.element_type()) : shape, lexer_.Rest(),
+      &consumed, &error_offset, options_.max_literal_bytes,
+      options_.allow_elided_constants);
   if (!literal.ok()) {
     return ErrorAt(start + error_offset, literal.status().message());
+  }
+  if (scalar_fill) {
+    literal = FillArray(shape, *literal, options_.max_literal_bytes);
+    if (!literal.ok()) return ErrorAt(start, literal.status().message());
   }
   lexer_.set_pos(start + consumed);
   instruction->set_literal(std::move(*literal));

@@ -130,7 +130,21 @@ class HloTextParser {
   // the wrapped computation of a sugared async start.
   absl::Status ParseInstructionAttributes(
       Instruction* instruction, const std::optional<AsyncSugar>& sugar,
-      size_t opcode_offset);
+      size_t opcode_offset, bool allow_attributes);
+  // "shape? opcode(operands), attrs" after "name =" (`nested`: an anonymous
+  // operand "f32[] constant(1)", named "<opcode>.anon", no attributes).
+  // Adds the instruction to `computation`.
+  absl::StatusOr<Instruction*> ParseInstructionRhs(Computation* computation,
+                                                   absl::string_view name,
+                                                   size_t name_offset,
+                                                   bool nested);
+  absl::StatusOr<Instruction*> ParseNestedOperand(size_t offset);
+  // A long-form operand's written shape against the operand's (deferred
+  // when the operand's shape is still to be inferred).
+  absl::Status CheckOperandShape(const Shape* declared, Instruction* operand,
+                                 absl::string_view name, size_t shape_offset);
+  // broadcast of a scalar without dimensions= gets dimensions={} (XLA).
+  void ImplyScalarBroadcastDimensions(Instruction* instruction, size_t offset);
   absl::Status ParseOperands(Instruction* instruction);
   absl::Status ParseConstantOperand(Instruction* instruction);
   absl::Status ParseParameterOperand(Instruction* instruction,
@@ -201,6 +215,10 @@ class HloTextParser {
     size_t offset = 0;
   };
   std::vector<DeferredOperandCheck> deferred_operand_checks_;
+  // Broadcasts given dimensions={} because their operand looked like it
+  // could be a scalar before its shape was inferred: checked once it is.
+  absl::flat_hash_map<const Instruction*, size_t> implied_broadcast_dimensions_;
+  int nested_operand_depth_ = 0;
 };
 
 // True for the ops whose result shape the text may leave out (the operands

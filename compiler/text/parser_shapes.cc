@@ -130,6 +130,17 @@ bool ShapeMayBeOmitted(Opcode opcode) {
 }
 
 absl::Status HloTextParser::InferOrCheckShape(Instruction* instruction) {
+  if (auto it = implied_broadcast_dimensions_.find(instruction);
+      it != implied_broadcast_dimensions_.end()) {
+    const Shape& operand = instruction->operand(0)->shape();
+    if (!operand.IsArray() || !operand.IsScalar()) {
+      return ErrorAt(it->second,
+                     absl::StrCat("missing required attribute 'dimensions' of "
+                                  "broadcast (only a scalar operand may leave "
+                                  "it out; the operand is ",
+                                  operand.ToString(false), ")"));
+    }
+  }
   const bool omitted = omitted_shapes_.contains(instruction);
   if (!omitted && !options_.check_shapes) return absl::OkStatus();
   absl::StatusOr<Shape> inferred = InferShape(*instruction, ShapeForm::kClient);
