@@ -383,8 +383,18 @@ absl::StatusOr<Literal> CollectivePermuteStartKernel(
   absl::StatusOr<Literal> context_word =
       context.NewLiteral(instruction, Shape::Scalar(ElementType::kU32));
   if (!context_word.ok()) return context_word;
+  // The first element is the input: the operand, or the combined form's
+  // operands as a tuple.
+  Literal input;
+  if (operands.size() > 1 && !instruction.attrs().Has("slice_sizes")) {
+    std::vector<Literal> elements;
+    for (const Literal* operand : operands) elements.push_back(*operand);
+    input = Literal::Tuple(std::move(elements));
+  } else {
+    input = *operands[0];
+  }
   return Literal::Tuple(
-      {*operands[0], *std::move(output), *context_word, *context_word});
+      {std::move(input), *std::move(output), *context_word, *context_word});
 }
 
 absl::StatusOr<Literal> PassThroughDoneKernel(

@@ -278,6 +278,27 @@ TEST(CollectivePermuteTest, StartDoneForm) {
   EXPECT_EQ(RunOn(hlo, 2, 1), (Texts{"f32[2] {2, 20}", "f32[2] {1, 10}"}));
 }
 
+// XLA's combined form: several arrays permuted together, one tuple result;
+// an untargeted device gets zeros in every element.
+TEST(CollectivePermuteTest, CombinedFormPermutesEachOperand) {
+  const std::string hlo =
+      ReplicaValue("HloModule m, replica_count=3",
+                   "  n = f32[] negate(f)\n"
+                   "  ROOT r = (f32[2], f32[]) collective-permute(x, n), "
+                   "source_target_pairs={{0,1},{1,0}}");
+  EXPECT_EQ(RunOn(hlo, 3, 1), (Texts{"(f32[2], f32[]) ( {2, 20}, -2 )",
+                                     "(f32[2], f32[]) ( {1, 10}, -1 )",
+                                     "(f32[2], f32[]) ( {0, 0}, 0 )"}));
+  const std::string start = ReplicaValue(
+      "HloModule m, replica_count=2",
+      "  n = f32[] negate(f)\n"
+      "  s = ((f32[2], f32[]), (f32[2], f32[]), u32[], u32[]) "
+      "collective-permute-start(x, n), source_target_pairs={{0,1}}\n"
+      "  ROOT d = (f32[2], f32[]) collective-permute-done(s)");
+  EXPECT_EQ(RunOn(start, 2, 1), (Texts{"(f32[2], f32[]) ( {0, 0}, 0 )",
+                                       "(f32[2], f32[]) ( {1, 10}, -1 )"}));
+}
+
 TEST(CollectiveBroadcastTest, FirstMemberIsTheSourceOutsidersGetZeros) {
   const std::string hlo = ReplicaValue(
       "HloModule m, replica_count=4",

@@ -126,11 +126,32 @@ absl::Status ApplyUpdatesFrom(const Instruction& instruction, int64_t device,
 absl::StatusOr<Literal> CollectivePermuteValue(
     const Instruction& instruction, absl::Span<const Literal* const> operands,
     EvalContext& context) {
-  if (operands.size() == 4) {
+  // slice_sizes marks the in-place form, as in XLA.
+  if (instruction.attrs().Has("slice_sizes")) {
+    if (operands.size() != 4) {
+      return KernelError(instruction,
+                         "the in-place form (slice_sizes) takes 4 operands");
+    }
     return CollectivePermuteInPlaceValue(instruction, operands, context);
   }
-  if (operands.size() != 1) {
-    return KernelError(instruction, "collective-permute takes 1 or 4 operands");
+  if (operands.empty()) {
+    return KernelError(instruction, "collective-permute takes an operand");
+  }
+  // The result: one array, or the tuple of the combined form's arrays (the
+  // start's element 1).
+  const Shape& result_shape =
+      instruction.opcode() == Opcode::kCollectivePermuteStart &&
+              instruction.shape().IsTuple() &&
+              instruction.shape().tuple_shapes().size() > 1
+          ? instruction.shape().tuple_shape(1)
+          : instruction.shape();
+  const bool combined = operands.size() > 1;
+  if (combined && (!result_shape.IsTuple() ||
+                   result_shape.tuple_shapes().size() != operands.size())) {
+    return KernelError(instruction, absl::StrCat("the combined form's result ",
+                                                 result_shape.ToString(false),
+                                                 " is not a tuple of ",
+                                                 operands.size(), " arrays"));
   }
   const PermuteDomain domain = PermuteDomainOf(instruction, context);
   const bool simulated = context.collectives() != nullptr;
@@ -140,17 +161,28 @@ absl::StatusOr<Literal> CollectivePermuteValue(
   absl::StatusOr<Contributions> values =
       ExchangeWithGroup(instruction, context, domain.devices, Pack(operands));
   if (!values.ok()) return values.status();
-  // The spec: a device no pair targets gets zeros.
-  if (!source->has_value()) return context.NewResult(instruction);
-  const Literal& received = (**values)[**source].tuple_elements()[0];
-  if (!received.shape().Compatible(operands[0]->shape())) {
-    return KernelError(
-        instruction,
-        absl::StrCat("device ", domain.devices[**source], " sends ",
-                     received.shape().ToString(false), " but this device ",
-                     "expects ", operands[0]->shape().ToString(false)));
+  std::vector<Literal> results;
+  for (size_t i = 0; i < operands.size(); ++i) {
+    if (!source->has_value()) {
+      // The spec: a device no pair targets gets zeros.
+      absl::StatusOr<Literal> zeros = context.NewLiteral(
+          instruction, combined ? result_shape.tuple_shape(i) : result_shape);
+      if (!zeros.ok()) return zeros.status();
+      results.push_back(*std::move(zeros));
+      continue;
+    }
+    const Literal& received = (**values)[**source].tuple_elements()[i];
+    if (!received.shape().Compatible(operands[i]->shape())) {
+      return KernelError(
+          instruction,
+          absl::StrCat("device ", domain.devices[**source], " sends ",
+                       received.shape().ToString(false), " but this device ",
+                       "expects ", operands[i]->shape().ToString(false)));
+    }
+    results.push_back(received);
   }
-  return received;
+  if (!combined) return std::move(results[0]);
+  return Literal::Tuple(std::move(results));
 }
 
 absl::StatusOr<Literal> RaggedAllToAllValue(

@@ -13,8 +13,9 @@ namespace kiln {
 namespace eval {
 
 // The value collective-permute's target receives: the operand of the
-// source paired with this device, zeros when no pair targets it; the
-// four-operand form goes to CollectivePermuteInPlaceValue.
+// source paired with this device, zeros when no pair targets it; several
+// operands (the combined form) give the tuple of those values. The
+// in-place form (slice_sizes) goes to CollectivePermuteInPlaceValue.
 absl::StatusOr<Literal> CollectivePermuteValue(
     const Instruction& instruction, absl::Span<const Literal* const> operands,
     EvalContext& context);

@@ -32,7 +32,7 @@ std::vector<AttrSpec> AllGatherAttrs() {
 }
 
 std::vector<AttrSpec> CollectivePermuteAttrs() {
-  // slice_sizes appears on the four-operand in-place form only.
+  // slice_sizes marks the four-operand in-place form (as in XLA).
   return {Optional("channel_id", AttrKind::kInt64),
           Required("source_target_pairs", AttrKind::kInt64ListList),
           Optional("slice_sizes", AttrKind::kInt64ListList)};
@@ -360,42 +360,97 @@ absl::Status CheckSourceTargetPairs(const Instruction& instruction) {
   return absl::OkStatus();
 }
 
-// One operand: its shape. Four (input, output buffer, input offsets, output
-// offsets): the output buffer's shape.
+// The in-place form's input and output buffers: each an array, or both
+// tuples of arrays with as many elements (several read/write pairs), each
+// pair of one element type and rank.
+absl::Status CheckInPlaceBuffers(const Instruction& instruction) {
+  const Shape& input = instruction.operand(0)->shape();
+  const Shape& output = instruction.operand(1)->shape();
+  std::vector<std::pair<const Shape*, const Shape*>> buffers;
+  if (input.IsTuple() && output.IsTuple() &&
+      input.tuple_shapes().size() == output.tuple_shapes().size()) {
+    for (size_t i = 0; i < input.tuple_shapes().size(); ++i) {
+      buffers.emplace_back(&input.tuple_shape(i), &output.tuple_shape(i));
+    }
+  } else {
+    buffers.emplace_back(&input, &output);
+  }
+  for (const auto& [in, out] : buffers) {
+    if (!in->IsArray() || !out->IsArray()) {
+      return RuleError(
+          instruction,
+          absl::StrCat("input ", ShapeText(input), " and output buffer ",
+                       ShapeText(output),
+                       " must be arrays, or tuples of arrays with as many "
+                       "elements"),
+          kCollectivePermute);
+    }
+    if (in->element_type() != out->element_type()) {
+      return RuleError(
+          instruction,
+          absl::StrCat("element types must be equal: input ", ShapeText(*in),
+                       ", output buffer ", ShapeText(*out)),
+          kCollectivePermute);
+    }
+    if (in->rank() != out->rank()) {
+      return RuleError(
+          instruction,
+          absl::StrCat("output buffer ", ShapeText(*out),
+                       " must have the rank of the input ", ShapeText(*in)),
+          kCollectivePermute);
+    }
+  }
+  return absl::OkStatus();
+}
+
+bool IsInPlacePermute(const Instruction& instruction) {
+  return instruction.attrs().Has("slice_sizes");
+}
+
+// XLA's forms. Without slice_sizes, each operand an array: one operand
+// gives its shape, several (the combined form) the tuple of their shapes.
+// With slice_sizes, in place: (input, output buffer, input start indices,
+// output start indices), giving the output buffer's shape.
 absl::StatusOr<Shape> CollectivePermuteShape(const Instruction& instruction,
                                              ShapeForm /*form*/) {
   KILN_RULE_RETURN_IF_ERROR(CheckSourceTargetPairs(instruction));
-  absl::StatusOr<const Shape*> input =
-      ArrayOperand(instruction, 0, kCollectivePermute);
-  if (!input.ok()) return input.status();
   const int64_t count = instruction.operand_count();
-  if (count == 1) return Copies({*input})[0];
+  if (!IsInPlacePermute(instruction)) {
+    absl::StatusOr<std::vector<const Shape*>> operands =
+        ArrayOperands(instruction, kCollectivePermute);
+    if (!operands.ok()) return operands.status();
+    std::vector<Shape> results = Copies(*operands);
+    if (count == 1) return results[0];
+    return Shape::Tuple(std::move(results));
+  }
   if (count != 4) {
     return RuleError(instruction,
-                     absl::StrCat("takes 1 or 4 operands, got ", count),
+                     absl::StrCat("the in-place form (slice_sizes) takes 4 "
+                                  "operands, got ",
+                                  count),
                      kCollectivePermute);
   }
-  absl::StatusOr<const Shape*> output =
-      ArrayOperand(instruction, 1, kCollectivePermute);
-  if (!output.ok()) return output.status();
-  KILN_RULE_RETURN_IF_ERROR(
-      CheckSameElementType(instruction, {0, 1}, kCollectivePermute));
-  if ((*input)->rank() != (*output)->rank()) {
-    return RuleError(
-        instruction,
-        absl::StrCat("output buffer ", ShapeText(**output),
-                     " must have the rank of the input ", ShapeText(**input)),
-        kCollectivePermute);
-  }
-  return Copies({*output})[0];
+  KILN_RULE_RETURN_IF_ERROR(CheckInPlaceBuffers(instruction));
+  Shape output = instruction.operand(1)->shape();
+  output.clear_layout();
+  output.SetDefaultLayoutIfMissing();
+  return output;
 }
 
-// XLA: (input, output, u32[], u32[]), the last two the context.
+// XLA: (operands, result, u32[], u32[]), the last two the context; the
+// in-place form's first element is its input.
 absl::StatusOr<Shape> CollectivePermuteStartShape(
     const Instruction& instruction, ShapeForm form) {
   absl::StatusOr<Shape> output = CollectivePermuteShape(instruction, form);
   if (!output.ok()) return output.status();
-  std::vector<Shape> elements = Copies({&instruction.operand(0)->shape()});
+  Shape first = *output;
+  if (IsInPlacePermute(instruction)) {
+    first = instruction.operand(0)->shape();
+    first.clear_layout();
+    first.SetDefaultLayoutIfMissing();
+  }
+  std::vector<Shape> elements;
+  elements.push_back(std::move(first));
   elements.push_back(*std::move(output));
   elements.push_back(Shape::Scalar(ElementType::kU32));
   elements.push_back(Shape::Scalar(ElementType::kU32));
@@ -466,8 +521,9 @@ void RegisterCollectiveSchemas(SchemaTable* table) {
   Define(table, Opcode::kCollectiveBroadcast, 1, 2,
          Concat(CollectiveAttrs(),
                 {Optional("has_dynamic_root", AttrKind::kBool)}));
-  Define(table, Opcode::kCollectivePermute, 1, 4, CollectivePermuteAttrs());
-  Define(table, Opcode::kCollectivePermuteStart, 1, 4,
+  // Several operands in the combined form (one per permuted array).
+  Define(table, Opcode::kCollectivePermute, 1, -1, CollectivePermuteAttrs());
+  Define(table, Opcode::kCollectivePermuteStart, 1, -1,
          CollectivePermuteAttrs());
   Define(table, Opcode::kCollectivePermuteDone, 1, 1);
   Define(table, Opcode::kReplicaId, 0, 0);

@@ -266,9 +266,78 @@ TEST(CollectivePermuteShapeTest, PairsAndForms) {
                                 "source_target_pairs={{0,1,2}}")),
               HasSubstr("is not a {source,target} pair"));
   EXPECT_THAT(InferError(Module("s32[4] collective-permute(y, s, io, io), "
-                                "source_target_pairs={{0,1}}")),
-              HasSubstr("element types must be equal "
+                                "source_target_pairs={{0,1}}, "
+                                "slice_sizes={{1,1}}")),
+              HasSubstr("element types must be equal: input f32[4,2], "
+                        "output buffer s32[4] "
                         "(operation_semantics.md, CollectivePermute)"));
+}
+
+// XLA's combined form: several arrays permuted together give the tuple of
+// their shapes (slice_sizes absent, whatever the operand count).
+TEST(CollectivePermuteShapeTest, CombinedForm) {
+  EXPECT_EQ(*InferText(Module("(f32[4,2], s32[4]) collective-permute(y, s), "
+                              "source_target_pairs={{0,1},{1,0}}")),
+            "(f32[4,2], s32[4])");
+  EXPECT_EQ(*InferText(Module("(f32[4,2], f32[8,4], s32[4], f32[8,2]) "
+                              "collective-permute(y, x, s, big), "
+                              "source_target_pairs={{0,1}}")),
+            "(f32[4,2], f32[8,4], s32[4], f32[8,2])");
+  EXPECT_EQ(*InferText(Module("((f32[4,2], s32[4]), (f32[4,2], s32[4]), "
+                              "u32[], u32[]) collective-permute-start(y, s), "
+                              "source_target_pairs={{0,1}}")),
+            "((f32[4,2], s32[4]), (f32[4,2], s32[4]), u32[], u32[])");
+  // Each operand must be an array.
+  EXPECT_THAT(InferError(Module("(f32[4,2], (s32[], s32[])) "
+                                "collective-permute(y, io), "
+                                "source_target_pairs={{0,1}}")),
+              HasSubstr("CollectivePermute"));
+}
+
+// Module(root) with `definitions` (instruction lines) before the ROOT.
+std::string ModuleWith(absl::string_view definitions, absl::string_view root) {
+  return absl::StrReplaceAll(
+      Module(root),
+      {{"  ROOT r = ", absl::StrCat(definitions, "  ROOT r = ")}});
+}
+
+// XLA's in-place form (slice_sizes): input and output buffers are arrays or
+// tuples of arrays (several read/write pairs); the result is the output
+// buffer's shape, and -start holds (input, output, u32[], u32[]).
+TEST(CollectivePermuteShapeTest, InPlaceTupleForm) {
+  const std::string buffers =
+      "  in = (f32[8,4], f32[4,2]) tuple(x, y)\n"
+      "  out = (f32[8,4], f32[8,2]) tuple(x, big)\n"
+      "  start = ((f32[8,4], f32[4,2]), (f32[8,4], f32[8,2]), u32[], u32[]) "
+      "collective-permute-start(in, out, io, io), "
+      "source_target_pairs={{0,1}}, slice_sizes={{2,4},{1,2}}\n";
+  const std::string tuples =
+      ModuleWith(buffers,
+                 "(f32[8,4], f32[8,2]) collective-permute(in, out, io, io), "
+                 "source_target_pairs={{0,1},{1,0}}, "
+                 "slice_sizes={{2,4},{1,2}}");
+  EXPECT_EQ(*InferText(tuples), "(f32[8,4], f32[8,2])");
+  EXPECT_EQ(*InferText(tuples, "start"),
+            "((f32[8,4], f32[4,2]), (f32[8,4], f32[8,2]), u32[], u32[])");
+  EXPECT_THAT(
+      InferError(ModuleWith("  in = (f32[8,4], f32[4,2]) tuple(x, y)\n"
+                            "  out = (f32[8,4], s32[4]) tuple(x, s)\n",
+                            "(f32[8,4], s32[4]) collective-permute(in, out, "
+                            "io, io), source_target_pairs={{0,1}}, "
+                            "slice_sizes={{1,1}}")),
+      HasSubstr("element types must be equal: input f32[4,2], "
+                "output buffer s32[4]"));
+  EXPECT_THAT(
+      InferError(ModuleWith("  in = (f32[8,4], f32[4,2]) tuple(x, y)\n",
+                            "f32[8,4] collective-permute(in, x, io, io), "
+                            "source_target_pairs={{0,1}}, "
+                            "slice_sizes={{1,1}}")),
+      HasSubstr("must be arrays, or tuples of arrays with as many elements"));
+  EXPECT_THAT(InferError(Module("f32[4,2] collective-permute(y, y), "
+                                "source_target_pairs={{0,1}}, "
+                                "slice_sizes={{1,1}}")),
+              HasSubstr("the in-place form (slice_sizes) takes 4 operands, "
+                        "got 2"));
 }
 
 TEST(AsyncCollectiveShapeTest, DoneTakesTheResultBuffer) {

@@ -265,5 +265,39 @@ TEST(XlaCompatTest, NewerModuleAttributesAreKeptVerbatim) {
               StartsWith("test.hlo:1:31: error: unbalanced '{'"));
 }
 
+// --- collective-permute's combined and in-place forms --------------------
+
+TEST(XlaCompatTest, CollectivePermuteFormsLoad) {
+  const char* const bodies[] = {
+      // Combined: several operands, a tuple result.
+      "  ROOT r = (f32[4,2], s32[4]) collective-permute(y, s), "
+      "source_target_pairs={{0,1},{1,0}}",
+      "  st = ((f32[4,2], s32[4]), (f32[4,2], s32[4]), u32[], u32[]) "
+      "collective-permute-start(y, s), source_target_pairs={{0,1}}\n"
+      "  ROOT d = (f32[4,2], s32[4]) collective-permute-done(st)",
+      // In place, one buffer and tuple buffers with a read/write pair per
+      // element and start indices per source-target pair.
+      "  ROOT r = f32[8,2] collective-permute(y, big, io, io), "
+      "source_target_pairs={{0,1}}, slice_sizes={{4,2}}",
+      "  in = (f32[4,2], s32[4]) tuple(y, s)\n"
+      "  out = (f32[8,2], s32[4]) tuple(big, s)\n"
+      "  io2 = ((s32[], s32[]), (s32[], s32[])) tuple(io, io)\n"
+      "  st = ((f32[4,2], s32[4]), (f32[8,2], s32[4]), u32[], u32[]) "
+      "collective-permute-start(in, out, io2, io2), "
+      "source_target_pairs={{0,1},{1,0}}, slice_sizes={{2,2},{1}}\n"
+      "  ROOT d = (f32[8,2], s32[4]) collective-permute-done(st)",
+  };
+  for (const char* body : bodies) {
+    const std::string text = absl::StrCat(
+        "HloModule m, replica_count=2\nENTRY e {\n"
+        "  y = f32[4,2] parameter(0)\n  s = s32[4] parameter(1)\n"
+        "  big = f32[8,2] parameter(2)\n  z = s32[] constant(0)\n"
+        "  io = (s32[], s32[]) tuple(z, z)\n",
+        body, "\n}\n");
+    SCOPED_TRACE(text);
+    LoadVerifyAndRoundTrip(text);
+  }
+}
+
 }  // namespace
 }  // namespace kiln
