@@ -67,6 +67,35 @@ expect_grep 'constant\(\{0, 0, 0\}\)' "${WORK}/out" \
 expect_status 0 "fmt --allow-elided-constants" -- \
   "${KILN}" fmt --allow-elided-constants "${WORK}/elided.hlo"
 
+# Text XLA's parser accepts that Kiln's op rules refuse on purpose (an
+# after-all of a non-token, an all-gather shape that needs an unstated
+# replica count): fmt refuses it, fmt --no-op-rules formats it.
+cat > "${WORK}/stricter.hlo" <<'HLO'
+HloModule stricter
+
+ENTRY e {
+  p = f32[4] parameter(0)
+  t = token[] after-all(p)
+  ROOT g = f32[8] all-gather(p), dimensions={0}, replica_groups={}
+}
+HLO
+expect_status 1 "fmt of a module the op rules refuse" -- \
+  "${KILN}" fmt "${WORK}/stricter.hlo"
+expect_grep 'stricter\.hlo:5:3: error: t: operand 0 is f32\[4\], expected token' \
+  "${WORK}/err" "fmt of a module the op rules refuse"
+expect_status 0 "fmt --no-op-rules" -- \
+  "${KILN}" fmt --no-op-rules "${WORK}/stricter.hlo"
+expect_grep 'ROOT %g = f32\[8\]\{0\} all-gather\(' "${WORK}/out" \
+  "fmt --no-op-rules"
+cp "${WORK}/out" "${WORK}/stricter_canonical.hlo"
+expect_status 0 "fmt --no-op-rules --check of its own output" -- \
+  "${KILN}" fmt --no-op-rules --check "${WORK}/stricter_canonical.hlo"
+# Syntax errors are still errors.
+expect_status 1 "fmt --no-op-rules bad.hlo" -- \
+  "${KILN}" fmt --no-op-rules "${DATA}/bad.hlo"
+expect_grep 'bad\.hlo:[0-9]+:[0-9]+: error:' "${WORK}/err" \
+  "fmt --no-op-rules bad.hlo"
+
 if ((failures > 0)); then
   echo "${failures} check(s) failed" >&2
   exit 1
