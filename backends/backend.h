@@ -66,6 +66,14 @@ class Executable {
   virtual absl::StatusOr<std::vector<Literal>> RunReplicated(
       absl::Span<const std::vector<Literal>> arguments);
 
+  // What the backend made of the module, for `kiln compile --emit=WHAT`:
+  // "hlo" (the optimized module), "thunks", "cpp", "stats", ... Backends
+  // say which they have; the default has none.
+  virtual absl::StatusOr<std::string> Emit(absl::string_view what) const {
+    return absl::UnimplementedError(
+        "this backend shows nothing of its compiled form");
+  }
+
   // The shapes of the entry parameters, and the devices compiled for.
   const std::vector<Shape>& parameter_shapes() const {
     return parameter_shapes_;

@@ -1,0 +1,310 @@
+#include "backends/cpu/cpu_backend.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "backends/cpu/lowering.h"
+#include "compiler/evaluator/evaluator.h"
+#include "compiler/evaluator/kernel.h"
+#include "compiler/text/printer.h"
+#include "compiler/verifier/verifier.h"
+#include "passes/pipelines.h"
+
+namespace kiln::cpu {
+namespace {
+
+struct FreeDeleter {
+  void operator()(uint8_t* p) const { std::free(p); }
+};
+
+class CpuExecutable : public Executable {
+ public:
+  CpuExecutable(std::unique_ptr<Module> module, Shape result_shape,
+                std::vector<Shape> parameter_shapes,
+                const CompileOptions& options)
+      : Executable(std::move(parameter_shapes),
+                   options.replica_count * options.num_partitions),
+        module_(std::move(module)),
+        result_shape_(std::move(result_shape)),
+        replica_count_(options.replica_count),
+        num_partitions_(options.num_partitions) {
+    eval_options_.max_while_iterations = options.max_while_iterations;
+    eval_options_.max_literal_bytes = options.max_literal_bytes;
+    eval_options_.rng_seed = options.rng_seed;
+  }
+
+  // Lowers the optimized module and loads its kernels; without this the
+  // executable runs the whole module on the evaluator.
+  absl::Status Lower(const KernelCompilerOptions& compiler_options) {
+    absl::StatusOr<std::unique_ptr<Program>> program = LowerModule(*module_);
+    if (!program.ok()) return program.status();
+    program_ = *std::move(program);
+    if (program_->kernel_source.empty()) return absl::OkStatus();
+    absl::StatusOr<std::shared_ptr<KernelLibrary>> library = BuildKernelLibrary(
+        program_->kernel_source, compiler_options, &build_stats_);
+    if (!library.ok()) return library.status();
+    library_ = *std::move(library);
+    for (const auto& thunk : program_->thunks) {
+      auto* kernel = dynamic_cast<KernelThunk*>(thunk.get());
+      if (kernel == nullptr) continue;
+      void* symbol = library_->Find(kernel->symbol());
+      if (symbol == nullptr) {
+        return absl::InternalError(
+            absl::StrCat("generated kernel ", kernel->symbol(), " missing"));
+      }
+      kernel->set_function(reinterpret_cast<KernelFunction>(symbol));
+    }
+    return absl::OkStatus();
+  }
+
+  void set_whole_module_reason(std::string reason) {
+    whole_module_reason_ = std::move(reason);
+  }
+  void set_pipeline_seconds(double seconds) { pipeline_seconds_ = seconds; }
+
+  absl::StatusOr<Literal> Run(absl::Span<const Literal> arguments) override {
+    if (device_count() != 1) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "compiled for ", device_count(),
+          " devices: use RunReplicated with one argument list per device"));
+    }
+    if (absl::Status status = CheckArguments(parameter_shapes(), arguments);
+        !status.ok()) {
+      return status;
+    }
+    if (program_ == nullptr)
+      return Evaluate(*module_, arguments, eval_options_);
+    return RunProgram(arguments);
+  }
+
+  absl::StatusOr<std::vector<Literal>> RunReplicated(
+      absl::Span<const std::vector<Literal>> arguments) override {
+    if (static_cast<int64_t>(arguments.size()) != device_count()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("compiled for ", device_count(), " devices but given ",
+                       arguments.size(), " argument lists"));
+    }
+    if (device_count() == 1) {
+      absl::StatusOr<Literal> result = Run(arguments[0]);
+      if (!result.ok()) return result.status();
+      std::vector<Literal> results;
+      results.push_back(*std::move(result));
+      return results;
+    }
+    for (size_t device = 0; device < arguments.size(); ++device) {
+      absl::Status status =
+          CheckArguments(parameter_shapes(), arguments[device]);
+      if (!status.ok()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("device ", device, ": ", status.message()));
+      }
+    }
+    return EvaluateReplicated(*module_, arguments, replica_count_,
+                              num_partitions_, eval_options_);
+  }
+
+  absl::StatusOr<std::string> Emit(absl::string_view what) const override;
+
+ private:
+  absl::StatusOr<Literal> RunProgram(absl::Span<const Literal> arguments) {
+    const int64_t arena_bytes =
+        (program_->stats.arena_bytes + 63) / 64 * 64 + 64;
+    std::unique_ptr<uint8_t, FreeDeleter> arena(
+        static_cast<uint8_t*>(std::aligned_alloc(64, arena_bytes)));
+    if (arena == nullptr) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "cannot allocate the ", arena_bytes, "-byte arena of an execution"));
+    }
+    RunState state;
+    state.addresses.resize(program_->slots.size());
+    for (size_t i = 0; i < program_->slots.size(); ++i) {
+      const BufferSlot& slot = program_->slots[i];
+      const Literal* literal = slot.constant;
+      switch (slot.kind) {
+        case BufferSlot::Kind::kArena:
+          state.addresses[i] = arena.get() + slot.offset;
+          continue;
+        case BufferSlot::Kind::kParameter:
+          literal = &arguments[slot.parameter];
+          for (int64_t index : slot.path) {
+            literal = &literal->tuple_elements()[index];
+          }
+          break;
+        case BufferSlot::Kind::kConstant:
+          break;
+      }
+      // Thunks never write parameter or constant slots.
+      state.addresses[i] = const_cast<uint8_t*>(literal->data().data());
+    }
+    eval::EvalContext context(*module_, eval_options_);
+    state.eval = &context;
+    for (const auto& thunk : program_->thunks) {
+      if (absl::Status status = thunk->Run(state); !status.ok()) {
+        return status;
+      }
+    }
+    return ReadValue(program_->result, result_shape_, state);
+  }
+
+  std::string Stats() const;
+
+  std::unique_ptr<Module> module_;
+  Shape result_shape_;
+  int64_t replica_count_;
+  int64_t num_partitions_;
+  EvalOptions eval_options_;
+  std::unique_ptr<Program> program_;
+  std::shared_ptr<KernelLibrary> library_;
+  KernelBuildStats build_stats_;
+  std::string whole_module_reason_;
+  double pipeline_seconds_ = 0;
+};
+
+std::string CpuExecutable::Stats() const {
+  std::string out;
+  if (program_ == nullptr) {
+    int64_t count = 0;
+    for (const Computation* computation : module_->computations()) {
+      count += computation->instruction_count();
+    }
+    return absl::StrCat(
+        "native instructions: 0\nfallback instructions: ", count,
+        " (the whole module runs on the evaluator: ", whole_module_reason_,
+        ")\n");
+  }
+  const LoweringStats& stats = program_->stats;
+  absl::StrAppend(&out, "native instructions: ", stats.native_instructions,
+                  "\nfallback instructions: ", stats.fallback_instructions,
+                  "\n");
+  for (const auto& [op, count] : stats.fallback_by_op) {
+    absl::StrAppend(&out, "  fallback ", op, ": ", count, " (",
+                    stats.fallback_reason.at(op), ")\n");
+  }
+  absl::StrAppend(&out, "kernels: ", stats.kernels,
+                  "\nlibrary calls: ", stats.library_calls,
+                  "\nthunks: ", program_->thunks.size(),
+                  "\narena bytes: ", stats.arena_bytes, " (",
+                  stats.unshared_bytes, " without reuse)\n");
+  absl::StrAppend(
+      &out, absl::StrFormat("pipeline seconds: %.3f\n", pipeline_seconds_));
+  if (stats.kernels > 0) {
+    absl::StrAppend(
+        &out, "kernel cache: ", build_stats_.cache_hit ? "hit" : "miss",
+        build_stats_.rebuilt_corrupt_entry ? " (corrupt entry rebuilt)" : "",
+        absl::StrFormat(" (host compiler %.3f s) ",
+                        build_stats_.compile_seconds),
+        build_stats_.path, "\n");
+  }
+  return out;
+}
+
+absl::StatusOr<std::string> CpuExecutable::Emit(absl::string_view what) const {
+  if (what == "hlo") return PrintModule(*module_);
+  if (what == "stats") return Stats();
+  if (what == "cpp") {
+    if (program_ == nullptr || program_->kernel_source.empty()) {
+      return std::string("// no generated kernels\n");
+    }
+    return program_->kernel_source;
+  }
+  if (what == "thunks") {
+    if (program_ == nullptr) {
+      return absl::StrCat("evaluate whole module (", whole_module_reason_,
+                          ")\n");
+    }
+    std::string out;
+    for (size_t i = 0; i < program_->slots.size(); ++i) {
+      const BufferSlot& slot = program_->slots[i];
+      if (slot.kind != BufferSlot::Kind::kArena) continue;
+      absl::StrAppend(&out, "slot ", i, ": arena[", slot.offset, ", +",
+                      slot.bytes, ") ", slot.shape.ToString(false), "\n");
+    }
+    for (size_t i = 0; i < program_->thunks.size(); ++i) {
+      absl::StrAppend(&out, i, ": ", program_->thunks[i]->ToString(), "\n");
+    }
+    return out;
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "--emit=", what, ": the cpu backend emits hlo, thunks, cpp or stats"));
+}
+
+absl::Status CheckDeviceCounts(const CompileOptions& options) {
+  constexpr int64_t kMaxDevices = 1 << 12;
+  if (options.replica_count < 1 || options.num_partitions < 1 ||
+      options.replica_count > kMaxDevices ||
+      options.num_partitions > kMaxDevices / options.replica_count) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "replica_count (", options.replica_count, ") and num_partitions (",
+        options.num_partitions, ") must be at least 1, with at most ",
+        kMaxDevices, " devices in all"));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+bool CpuBackend::Supports(Opcode opcode, ElementType type) const {
+  if (type == ElementType::kInvalid) return false;
+  return eval::Kernels().Find(opcode) != nullptr ||
+         opcode == Opcode::kParameter;
+}
+
+absl::StatusOr<std::unique_ptr<Executable>> CpuBackend::Compile(
+    const Module& module, const CompileOptions& options) {
+  if (absl::Status status = CheckDeviceCounts(options); !status.ok()) {
+    return status;
+  }
+  if (absl::Status status = VerifyModule(module); !status.ok()) return status;
+  if (absl::Status status = CheckSupported(*this, module); !status.ok()) {
+    return status;
+  }
+  absl::StatusOr<std::vector<Shape>> parameters = EntryParameterShapes(module);
+  if (!parameters.ok()) return parameters.status();
+  std::unique_ptr<Module> optimized = module.Clone();
+  absl::StatusOr<std::unique_ptr<PassPipeline>> pipeline =
+      MakeBackendPipeline("cpu");
+  if (!pipeline.ok()) return pipeline.status();
+  const auto start = std::chrono::steady_clock::now();
+  if (absl::StatusOr<bool> ran = (*pipeline)->Run(*optimized); !ran.ok()) {
+    return ran.status();
+  }
+  const double pipeline_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  std::string reason = options.replica_count * options.num_partitions > 1
+                           ? "several devices: collectives run on the evaluator"
+                           : WholeModuleFallbackReason(*optimized);
+  auto executable = std::make_unique<CpuExecutable>(
+      std::move(optimized), module.entry()->root()->shape(),
+      *std::move(parameters), options);
+  executable->set_pipeline_seconds(pipeline_seconds);
+  if (reason.empty()) {
+    if (absl::Status status = executable->Lower(options_); !status.ok()) {
+      return status;
+    }
+  } else {
+    executable->set_whole_module_reason(std::move(reason));
+  }
+  return std::unique_ptr<Executable>(std::move(executable));
+}
+
+KILN_REGISTER_BACKEND(
+    cpu,
+    [](absl::string_view argument) -> absl::StatusOr<std::unique_ptr<Backend>> {
+      KernelCompilerOptions options;
+      if (argument == "portable") {
+        options.portable = true;
+      } else if (!argument.empty()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("backend 'cpu' takes no argument or 'portable' (got '",
+                         argument, "')"));
+      }
+      return std::unique_ptr<Backend>(std::make_unique<CpuBackend>(options));
+    });
+
+}  // namespace kiln::cpu

@@ -1,0 +1,303 @@
+#include "backends/cpu/kernel_compiler.h"
+
+#include <dlfcn.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <utility>
+
+#include "absl/base/const_init.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/synchronization/mutex.h"
+
+namespace kiln::cpu {
+namespace {
+
+constexpr absl::string_view kTrailerMagic = "KILNSUM1";
+constexpr size_t kTrailerSize = 8 + 32;  // Magic, then 32 hex digits.
+
+uint64_t Fnv1a(absl::string_view data, uint64_t hash) {
+  for (unsigned char c : data) {
+    hash ^= c;
+    hash *= 0x100000001b3ULL;
+  }
+  return hash;
+}
+
+uint64_t Mix(uint64_t x) {  // SplitMix64's finalizer.
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+std::string ShellQuote(absl::string_view text) {
+  std::string quoted = "'";
+  for (char c : text) {
+    if (c == '\'') {
+      quoted += "'\\''";
+    } else {
+      quoted += c;
+    }
+  }
+  return quoted + "'";
+}
+
+// Runs `command` through the shell; returns its exit status and output.
+std::pair<int, std::string> RunCommand(const std::string& command) {
+  std::string output;
+  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+  if (pipe == nullptr) return {-1, "popen failed"};
+  char buffer[4096];
+  size_t n;
+  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) {
+    output.append(buffer, n);
+  }
+  const int status = pclose(pipe);
+  return {status, output};
+}
+
+bool IsExecutable(const std::string& path) {
+  return access(path.c_str(), X_OK) == 0;
+}
+
+absl::StatusOr<std::string> ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", path));
+  return std::string(std::istreambuf_iterator<char>(in),
+                     std::istreambuf_iterator<char>());
+}
+
+absl::Status MakeDirectories(const std::string& path) {
+  std::string partial;
+  for (absl::string_view part : absl::StrSplit(path, '/')) {
+    partial = partial.empty() && path[0] == '/'
+                  ? absl::StrCat("/", part)
+                  : absl::StrCat(partial, "/", part);
+    if (part.empty()) continue;
+    if (mkdir(partial.c_str(), 0755) != 0 && errno != EEXIST) {
+      return absl::PermissionDeniedError(
+          absl::StrCat("cannot create the kernel cache folder ", partial,
+                       " (set KILN_CACHE_DIR to a writable folder)"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+std::string CacheDir(const KernelCompilerOptions& options) {
+  std::string base = options.cache_dir;
+  if (base.empty()) {
+    if (const char* env = std::getenv("KILN_CACHE_DIR"); env && *env) {
+      base = env;
+    } else if (const char* home = std::getenv("HOME"); home && *home) {
+      base = absl::StrCat(home, "/.cache/kiln");
+    } else {
+      base = "/tmp/kiln-cache";
+    }
+  }
+  return absl::StrCat(base, "/cpu");
+}
+
+// The compiler's path and version text, asked once per compiler.
+absl::StatusOr<std::string> CompilerIdentity(const std::string& compiler) {
+  static absl::Mutex mutex(absl::kConstInit);
+  static auto* identities = new absl::flat_hash_map<std::string, std::string>();
+  absl::MutexLock lock(&mutex);
+  auto found = identities->find(compiler);
+  if (found != identities->end()) return found->second;
+  auto [status, output] = RunCommand(ShellQuote(compiler) + " --version");
+  if (status != 0) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("the host compiler ", compiler, " does not run (", output,
+                     "); set KILN_CXX to a C++17 compiler"));
+  }
+  std::string identity = absl::StrCat(compiler, "\n", output);
+  (*identities)[compiler] = identity;
+  return identity;
+}
+
+// The entry at `path` when it is whole: the trailer's fingerprint matches
+// the bytes before it.
+bool EntryIsIntact(const std::string& path) {
+  absl::StatusOr<std::string> bytes = ReadFile(path);
+  if (!bytes.ok() || bytes->size() < kTrailerSize) return false;
+  absl::string_view all(*bytes);
+  absl::string_view body = all.substr(0, all.size() - kTrailerSize);
+  absl::string_view trailer = all.substr(all.size() - kTrailerSize);
+  return trailer.substr(0, kTrailerMagic.size()) == kTrailerMagic &&
+         trailer.substr(kTrailerMagic.size()) == Fingerprint128(body);
+}
+
+absl::Status Compile(const std::string& compiler,
+                     const std::vector<std::string>& flags,
+                     const std::string& source, const std::string& dir,
+                     const std::string& entry) {
+  std::string scratch = absl::StrCat(dir, "/tmp.XXXXXX");
+  if (mkdtemp(scratch.data()) == nullptr) {
+    return absl::PermissionDeniedError(
+        absl::StrCat("cannot create a temporary folder in ", dir));
+  }
+  const std::string source_path = scratch + "/kernels.cc";
+  const std::string object_path = scratch + "/kernels.so";
+  auto cleanup = [&] {
+    std::remove(source_path.c_str());
+    std::remove(object_path.c_str());
+    rmdir(scratch.c_str());
+  };
+  {
+    std::ofstream out(source_path, std::ios::binary);
+    out << source;
+    if (!out) {
+      cleanup();
+      return absl::InternalError(absl::StrCat("cannot write ", source_path));
+    }
+  }
+  std::vector<std::string> words = {ShellQuote(compiler)};
+  for (const std::string& flag : flags) words.push_back(ShellQuote(flag));
+  words.push_back("-o " + ShellQuote(object_path));
+  words.push_back(ShellQuote(source_path));
+  auto [status, output] = RunCommand(absl::StrJoin(words, " "));
+  if (status != 0) {
+    cleanup();
+    if (output.size() > 8000) output = output.substr(0, 8000) + "\n...";
+    return absl::InternalError(absl::StrCat(
+        "the host compiler ", compiler,
+        " failed on generated kernels (a Kiln bug; please report it):\n",
+        output));
+  }
+  absl::StatusOr<std::string> object = ReadFile(object_path);
+  if (!object.ok()) {
+    cleanup();
+    return object.status();
+  }
+  {
+    std::ofstream out(object_path, std::ios::binary | std::ios::app);
+    out << kTrailerMagic << Fingerprint128(*object);
+  }
+  const bool renamed = std::rename(object_path.c_str(), entry.c_str()) == 0;
+  cleanup();
+  if (!renamed) {
+    return absl::InternalError(
+        absl::StrCat("cannot move a compiled kernel to ", entry));
+  }
+  return absl::OkStatus();
+}
+
+absl::Mutex& LoadedMutex() {
+  static absl::Mutex mutex(absl::kConstInit);
+  return mutex;
+}
+absl::flat_hash_map<std::string, std::weak_ptr<KernelLibrary>>& Loaded() {
+  static auto* loaded =
+      new absl::flat_hash_map<std::string, std::weak_ptr<KernelLibrary>>();
+  return *loaded;
+}
+
+}  // namespace
+
+KernelLibrary::~KernelLibrary() {
+  if (handle_ != nullptr) dlclose(handle_);
+}
+
+void* KernelLibrary::Find(const std::string& symbol) const {
+  return dlsym(handle_, symbol.c_str());
+}
+
+std::string Fingerprint128(absl::string_view data) {
+  const uint64_t a = Mix(Fnv1a(data, 0xcbf29ce484222325ULL) ^ data.size());
+  const uint64_t b = Mix(Fnv1a(data, 0x84222325cbf29ce4ULL) + data.size());
+  return absl::StrFormat("%016x%016x", a, b);
+}
+
+absl::StatusOr<std::string> FindHostCompiler() {
+  if (const char* env = std::getenv("KILN_CXX"); env != nullptr && *env) {
+    return std::string(env);
+  }
+  const char* path = std::getenv("PATH");
+  for (absl::string_view name : {"clang++", "g++"}) {
+    for (absl::string_view dir :
+         absl::StrSplit(path != nullptr ? path : "/usr/bin", ':')) {
+      if (dir.empty()) continue;
+      std::string candidate = absl::StrCat(dir, "/", name);
+      if (IsExecutable(candidate)) return candidate;
+    }
+  }
+  return absl::FailedPreconditionError(
+      "the cpu backend needs a C++17 compiler for its kernels: none found "
+      "(no clang++ or g++ on PATH); set KILN_CXX to the compiler's path");
+}
+
+std::vector<std::string> KernelCompilerFlags(
+    const KernelCompilerOptions& options) {
+  return {"-std=c++17",
+          "-O3",
+          "-fPIC",
+          "-shared",
+          "-w",
+          "-fno-fast-math",
+          "-ffp-contract=off",
+          "-fno-math-errno",
+          options.portable ? "-march=x86-64" : "-march=native"};
+}
+
+absl::StatusOr<std::shared_ptr<KernelLibrary>> BuildKernelLibrary(
+    const std::string& source, const KernelCompilerOptions& options,
+    KernelBuildStats* stats) {
+  KernelBuildStats local;
+  if (stats == nullptr) stats = &local;
+  absl::StatusOr<std::string> compiler = FindHostCompiler();
+  if (!compiler.ok()) return compiler.status();
+  absl::StatusOr<std::string> identity = CompilerIdentity(*compiler);
+  if (!identity.ok()) return identity.status();
+  const std::vector<std::string> flags = KernelCompilerFlags(options);
+  const std::string key = Fingerprint128(
+      absl::StrCat(source, "\n", *identity, "\n", absl::StrJoin(flags, " ")));
+  const std::string dir = CacheDir(options);
+  const std::string entry = absl::StrCat(dir, "/", key, ".so");
+  stats->path = entry;
+
+  absl::MutexLock lock(&LoadedMutex());
+  if (std::shared_ptr<KernelLibrary> loaded = Loaded()[key].lock()) {
+    stats->cache_hit = true;
+    return loaded;
+  }
+  if (absl::Status status = MakeDirectories(dir); !status.ok()) return status;
+  stats->cache_hit = access(entry.c_str(), R_OK) == 0;
+  if (stats->cache_hit && !EntryIsIntact(entry)) {
+    stats->cache_hit = false;
+    stats->rebuilt_corrupt_entry = true;
+  }
+  if (!stats->cache_hit) {
+    const auto start = std::chrono::steady_clock::now();
+    if (absl::Status status = Compile(*compiler, flags, source, dir, entry);
+        !status.ok()) {
+      return status;
+    }
+    stats->compile_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+  }
+  void* handle = dlopen(entry.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) {
+    const char* error = dlerror();
+    return absl::InternalError(absl::StrCat("cannot load ", entry, ": ",
+                                            error ? error : "unknown error"));
+  }
+  auto library = std::make_shared<KernelLibrary>(handle);
+  Loaded()[key] = library;
+  return library;
+}
+
+}  // namespace kiln::cpu

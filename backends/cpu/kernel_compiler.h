@@ -1,0 +1,76 @@
+// Compiles generated C++ into a shared object with the host compiler and
+// loads it with dlopen, behind a content-addressed cache on disk.
+//
+// The cache key is a 128-bit fingerprint of the source, the compiler's
+// identity (its path and `--version` output) and the flags. Entries live in
+// $KILN_CACHE_DIR (default ~/.cache/kiln)/cpu/<key>.so, each ending in a
+// trailer that holds the fingerprint of the bytes before it: a torn or
+// corrupt entry is detected and rebuilt. Entries are written to a private
+// temporary folder and renamed into place, so parallel compiles of the same
+// kernels never see a partial file. A warm run compiles nothing.
+#ifndef KILN_BACKENDS_CPU_KERNEL_COMPILER_H_
+#define KILN_BACKENDS_CPU_KERNEL_COMPILER_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace kiln::cpu {
+
+struct KernelCompilerOptions {
+  // -march=native when false (the default); a baseline x86-64 (or the
+  // compiler's default target elsewhere) when true, for kernels that must
+  // run on other machines.
+  bool portable = false;
+  // Empty: $KILN_CACHE_DIR, else $HOME/.cache/kiln, else /tmp/kiln-cache.
+  std::string cache_dir;
+};
+
+// What one BuildKernelLibrary call did, for `kiln compile --emit=stats`
+// and `kiln bench`.
+struct KernelBuildStats {
+  bool cache_hit = false;
+  bool rebuilt_corrupt_entry = false;
+  double compile_seconds = 0;  // Host compiler time (0 on a hit).
+  std::string path;            // The cache entry.
+};
+
+// A loaded shared object; unloaded when the last reference goes.
+class KernelLibrary {
+ public:
+  explicit KernelLibrary(void* handle) : handle_(handle) {}
+  ~KernelLibrary();
+  KernelLibrary(const KernelLibrary&) = delete;
+  KernelLibrary& operator=(const KernelLibrary&) = delete;
+
+  // The address of `symbol`, or null.
+  void* Find(const std::string& symbol) const;
+
+ private:
+  void* handle_;
+};
+
+// The host compiler: $KILN_CXX, else clang++ or g++ found on PATH. An
+// error that says to set KILN_CXX when there is none.
+absl::StatusOr<std::string> FindHostCompiler();
+
+// The flags kernels are compiled with (IEEE semantics: no fast-math, no
+// contraction of a*b+c into an FMA).
+std::vector<std::string> KernelCompilerFlags(const KernelCompilerOptions& o);
+
+// Compiles `source` (or takes it from the cache) and loads it. Errors carry
+// the compiler's output.
+absl::StatusOr<std::shared_ptr<KernelLibrary>> BuildKernelLibrary(
+    const std::string& source, const KernelCompilerOptions& options,
+    KernelBuildStats* stats = nullptr);
+
+// 32 hex digits: a stable 128-bit fingerprint (two FNV-1a lanes with a
+// final mix). Not cryptographic: it guards against accidents, not attacks.
+std::string Fingerprint128(absl::string_view data);
+
+}  // namespace kiln::cpu
+
+#endif  // KILN_BACKENDS_CPU_KERNEL_COMPILER_H_

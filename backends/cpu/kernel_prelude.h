@@ -1,0 +1,86 @@
+// The prelude of every kernel the CPU backend generates. It is not compiled
+// into Kiln: the emitter pastes it (after the evaluator's scalar op headers,
+// elementwise_unary_ops.h and elementwise_binary_ops.h) at the top of each
+// generated translation unit, so generated kernels and the reference
+// evaluator compute every elementwise op with the same functors. Only the
+// standard library may be used here: the host compiler sees this text alone.
+#ifndef KILN_BACKENDS_CPU_KERNEL_PRELUDE_H_
+#define KILN_BACKENDS_CPU_KERNEL_PRELUDE_H_
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+namespace kiln_cpu {
+
+// A float stored as its bit pattern (constants keep -0, NaN payloads).
+inline float F32FromBits(uint32_t bits) {
+  float value;
+  std::memcpy(&value, &bits, sizeof value);
+  return value;
+}
+inline double F64FromBits(uint64_t bits) {
+  double value;
+  std::memcpy(&value, &bits, sizeof value);
+  return value;
+}
+
+// convert from a float to an integer as XLA (and the evaluator's
+// SaturatingIntegerBits): truncate toward zero, saturate, NaN gives 0.
+template <typename To, typename From>
+inline To FloatToInt(From value) {
+  if (value != value) return To(0);
+  const double t = std::trunc(static_cast<double>(value));
+  constexpr int kBits = std::numeric_limits<To>::digits +
+                        (std::numeric_limits<To>::is_signed ? 1 : 0);
+  if constexpr (std::numeric_limits<To>::is_signed) {
+    const double limit = std::ldexp(1.0, kBits - 1);
+    if (t >= limit) return std::numeric_limits<To>::max();
+    if (t < -limit) return std::numeric_limits<To>::min();
+    return static_cast<To>(t);
+  } else {
+    if (t <= 0) return To(0);
+    if (t >= std::ldexp(1.0, kBits)) return std::numeric_limits<To>::max();
+    return static_cast<To>(t);
+  }
+}
+
+// convert between any two native types (bool, the integers, float,
+// double) with the spec's rules: to pred is != 0, integers wrap, floats
+// round to nearest even once, floats to integers saturate.
+template <typename To, typename From>
+inline To Convert(From value) {
+  if constexpr (std::is_same_v<To, bool>) {
+    return value != From(0);
+  } else if constexpr (std::is_floating_point_v<From> &&
+                       std::is_integral_v<To>) {
+    return FloatToInt<To>(value);
+  } else if constexpr (std::is_integral_v<From> && std::is_integral_v<To> &&
+                       !std::is_same_v<From, bool>) {
+    // Two's complement: keep the low bits of the (sign-extended) value.
+    return static_cast<To>(static_cast<std::make_unsigned_t<To>>(value));
+  } else {
+    return static_cast<To>(value);
+  }
+}
+
+// Start index of dynamic-slice/dynamic-update-slice: clamped so that the
+// window of `size` fits a dimension of `bound`.
+template <typename T>
+inline int64_t ClampStart(T start, int64_t bound, int64_t size) {
+  int64_t s;
+  if constexpr (std::is_unsigned_v<T>) {
+    s = start > static_cast<uint64_t>(INT64_MAX) ? INT64_MAX
+                                                 : static_cast<int64_t>(start);
+  } else {
+    s = static_cast<int64_t>(start);
+  }
+  const int64_t high = bound - size;
+  return s < 0 ? 0 : (s > high ? high : s);
+}
+
+}  // namespace kiln_cpu
+
+#endif  // KILN_BACKENDS_CPU_KERNEL_PRELUDE_H_

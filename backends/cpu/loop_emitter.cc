@@ -1,0 +1,715 @@
+#include "backends/cpu/loop_emitter.h"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "backends/cpu/loop_emitter_ops.h"
+#include "compiler/ir/attributes.h"
+#include "compiler/ir/literal.h"
+#include "compiler/ops/attr_enums.h"
+
+namespace kiln::cpu {
+namespace embedded {
+extern const char* const kUnaryOps;
+extern const char* const kBinaryOps;
+extern const char* const kPrelude;
+}  // namespace embedded
+
+using emitter_internal::FindFunctorOp;
+using emitter_internal::FunctorOp;
+
+namespace {
+
+// One C++ index expression per dimension of a value.
+using Index = std::vector<std::string>;
+
+absl::Status NotEmittable(const Instruction& instruction,
+                          absl::string_view why) {
+  return absl::UnimplementedError(absl::StrCat(
+      instruction.name(), " (", OpcodeName(instruction.opcode()), "): ", why));
+}
+
+bool IsNativeArray(const Shape& shape) {
+  return shape.IsArray() && shape.is_static() &&
+         NativeCType(shape.element_type()).has_value();
+}
+
+const std::vector<int64_t>* Int64s(const Instruction& instruction,
+                                   absl::string_view name) {
+  return instruction.attrs().Get<Int64List>(name);
+}
+
+// Ops whose only job is to map an output index to operand indices (or to
+// compute from the index itself), with the attributes they need.
+bool IsIndexOp(const Instruction& instruction) {
+  switch (instruction.opcode()) {
+    case Opcode::kBroadcast:
+      return Int64s(instruction, "dimensions") != nullptr;
+    case Opcode::kTranspose:
+    case Opcode::kReverse:
+      return Int64s(instruction, "dimensions") != nullptr;
+    case Opcode::kConcatenate: {
+      const auto* dims = Int64s(instruction, "dimensions");
+      return dims != nullptr && dims->size() == 1;
+    }
+    case Opcode::kSlice:
+      return instruction.attrs().Get<SliceRanges>("slice") != nullptr;
+    case Opcode::kPad:
+      return instruction.attrs().Get<PaddingConfig>("padding") != nullptr;
+    case Opcode::kIota:
+      return instruction.attrs().Get<int64_t>("iota_dimension") != nullptr;
+    case Opcode::kReshape:
+    case Opcode::kDynamicSlice:
+    case Opcode::kCopy:
+    case Opcode::kConvert:
+    case Opcode::kSelect:
+    case Opcode::kClamp:
+    case Opcode::kIsFinite:
+    case Opcode::kParameter:
+    case Opcode::kConstant:
+      return true;
+    default:
+      return false;
+  }
+}
+
+absl::Status CheckCompare(const Instruction& compare) {
+  const EnumValue* direction = compare.attrs().Get<EnumValue>("direction");
+  if (direction == nullptr ||
+      !ParseComparisonDirection(direction->spelling).has_value()) {
+    return NotEmittable(compare, "no comparison direction");
+  }
+  const EnumValue* type = compare.attrs().Get<EnumValue>("type");
+  if (type != nullptr && type->spelling == "TOTALORDER") {
+    return NotEmittable(compare, "total-order comparisons are not emitted");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckReduce(const Instruction& reduce) {
+  if (reduce.operand_count() != 2 || !reduce.shape().IsArray()) {
+    return NotEmittable(reduce, "only single-operand reduces are emitted");
+  }
+  const auto* to_apply = reduce.attrs().Get<Computation*>("to_apply");
+  if (to_apply == nullptr || *to_apply == nullptr ||
+      Int64s(reduce, "dimensions") == nullptr) {
+    return NotEmittable(reduce, "reduce without dimensions or to_apply");
+  }
+  const Computation& reducer = **to_apply;
+  if (reducer.parameters().size() != 2 || reducer.root() == nullptr ||
+      !reducer.root()->shape().IsScalar()) {
+    return NotEmittable(reduce, "the reducer is not a scalar binary function");
+  }
+  for (const Instruction* inner : reducer.instructions()) {
+    if (inner->opcode() == Opcode::kReduce) {
+      return NotEmittable(reduce, "nested reduce in a reducer");
+    }
+    if (absl::Status status = CheckEmittable(*inner); !status.ok()) {
+      return NotEmittable(reduce, absl::StrCat("reducer: ", status.message()));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// C++ spelling of a comparison direction.
+const char* CompareOperator(ComparisonDirection direction) {
+  switch (direction) {
+    case ComparisonDirection::kEq:
+      return "==";
+    case ComparisonDirection::kNe:
+      return "!=";
+    case ComparisonDirection::kLt:
+      return "<";
+    case ComparisonDirection::kLe:
+      return "<=";
+    case ComparisonDirection::kGt:
+      return ">";
+    case ComparisonDirection::kGe:
+      return ">=";
+  }
+  return "==";
+}
+
+// The computation's outputs: the root, or the root tuple's elements.
+std::vector<const Instruction*> Outputs(const Computation& computation) {
+  const Instruction* root = computation.root();
+  if (root->opcode() == Opcode::kTuple) {
+    return {root->operands().begin(), root->operands().end()};
+  }
+  return {root};
+}
+
+// True when every output element depends only on the operand elements of
+// the same row-major position (or on single-element values), so one flat
+// loop over the element count computes the kernel.
+bool IsFlat(const Computation& computation, int64_t count) {
+  for (const Instruction* instruction : computation.instructions()) {
+    if (instruction->opcode() == Opcode::kTuple) continue;
+    absl::StatusOr<int64_t> n = instruction->shape().ElementCount();
+    if (!n.ok() || (*n != count && *n != 1)) return false;
+    switch (instruction->opcode()) {
+      case Opcode::kParameter:
+      case Opcode::kConstant:
+      case Opcode::kReshape:
+      case Opcode::kCopy:
+      case Opcode::kConvert:
+      case Opcode::kCompare:
+      case Opcode::kIsFinite:
+        continue;
+      case Opcode::kBroadcast: {
+        absl::StatusOr<int64_t> m =
+            instruction->operand(0)->shape().ElementCount();
+        if (!m.ok() || *m != 1) return false;
+        continue;
+      }
+      case Opcode::kSelect:
+      case Opcode::kClamp:
+        for (const Instruction* operand : instruction->operands()) {
+          if (operand->shape().IsScalar() && *n != 1) return false;
+        }
+        continue;
+      default:
+        if (FindFunctorOp(instruction->opcode()) == nullptr) return false;
+    }
+  }
+  return true;
+}
+
+class KernelWriter {
+ public:
+  KernelWriter(const Computation& computation, std::string name)
+      : computation_(computation), name_(std::move(name)) {}
+
+  absl::StatusOr<std::string> Write();
+
+ private:
+  // The variable holding `instruction`'s element at `index`; appends the
+  // statements computing it to the body.
+  std::string Value(const Instruction* instruction, const Index& index);
+  std::string Compute(const Instruction* instruction, const Index& index);
+  std::string ComputePad(const Instruction* pad, const Index& index);
+  std::string ComputeConcatenate(const Instruction* concat, const Index& index);
+  std::string ComputeReduce(const Instruction* reduce, const Index& index);
+  std::string ComputeConstant(const Instruction* constant, const Index& index);
+  // Row-major position of `index` in `shape`.
+  std::string Linear(const Index& index, const Shape& shape) const;
+  // The index of `shape` whose row-major position is `linear`.
+  Index Delinearize(const std::string& linear, const Shape& shape);
+
+  std::string Fresh(absl::string_view prefix) {
+    return absl::StrCat(prefix, next_id_++);
+  }
+  void Line(absl::string_view text) {
+    absl::StrAppend(&body_, std::string(2 * depth_, ' '), text, "\n");
+  }
+  std::string Type(const Instruction* instruction) const {
+    return *NativeCType(instruction->shape().element_type());
+  }
+  // Runs `emit` in a nested C++ block: values computed inside are not
+  // visible after it, so they leave the memo with it.
+  template <typename F>
+  void Nested(F&& emit) {
+    auto saved = memo_;
+    ++depth_;
+    emit();
+    --depth_;
+    memo_ = std::move(saved);
+  }
+
+  const Computation& computation_;
+  std::string name_;
+  bool flat_ = false;
+  int64_t flat_count_ = 0;
+  std::string body_;
+  std::string globals_;
+  int depth_ = 0;
+  int64_t next_id_ = 0;
+  absl::flat_hash_map<std::string, std::string> memo_;
+  // Parameters of an inlined reducer, bound to variables.
+  absl::flat_hash_map<const Instruction*, std::string> bindings_;
+  absl::flat_hash_map<const Instruction*, std::string> parameter_names_;
+};
+
+std::string KernelWriter::Linear(const Index& index, const Shape& shape) const {
+  if (flat_) {
+    absl::StatusOr<int64_t> n = shape.ElementCount();
+    return (n.ok() && *n == flat_count_ && flat_count_ != 1) ? "i" : "0";
+  }
+  if (index.empty()) return "0";
+  std::string linear = index[0];
+  for (int64_t d = 1; d < shape.rank(); ++d) {
+    linear =
+        absl::StrCat("(", linear, ") * ", shape.dimension(d), " + ", index[d]);
+  }
+  return linear;
+}
+
+Index KernelWriter::Delinearize(const std::string& linear, const Shape& shape) {
+  if (flat_) return Index(shape.rank(), "i");
+  const std::string var = Fresh("l");
+  Line(absl::StrCat("const int64_t ", var, " = ", linear, ";"));
+  Index index(shape.rank());
+  int64_t stride = 1;
+  for (int64_t d = shape.rank() - 1; d >= 0; --d) {
+    index[d] = absl::StrCat("(", var, " / ", stride, ") % ",
+                            std::max<int64_t>(shape.dimension(d), 1));
+    stride *= shape.dimension(d);
+  }
+  return index;
+}
+
+std::string KernelWriter::Value(const Instruction* instruction,
+                                const Index& index) {
+  auto binding = bindings_.find(instruction);
+  if (binding != bindings_.end()) return binding->second;
+  std::string key = absl::StrCat(reinterpret_cast<uintptr_t>(instruction), "@",
+                                 absl::StrJoin(index, ","));
+  auto found = memo_.find(key);
+  if (found != memo_.end()) return found->second;
+  std::string var = Compute(instruction, index);
+  memo_[key] = var;
+  return var;
+}
+
+std::string KernelWriter::ComputeConstant(const Instruction* constant,
+                                          const Index& index) {
+  const Literal& literal = constant->literal();
+  const ElementType type = literal.element_type();
+  const int bits = BitWidth(type);
+  const std::string storage = bits <= 8    ? "uint8_t"
+                              : bits <= 16 ? "uint16_t"
+                              : bits <= 32 ? "uint32_t"
+                                           : "uint64_t";
+  const std::string array = Fresh("c");
+  std::vector<std::string> values;
+  for (int64_t i = 0; i < literal.element_count(); ++i) {
+    values.push_back(absl::StrCat(literal.GetBits(i), "u"));
+  }
+  if (values.empty()) values.push_back("0u");
+  absl::StrAppend(&globals_, "static const ", storage, " ", array, "[] = {",
+                  absl::StrJoin(values, ", "), "};\n");
+  const std::string element =
+      absl::StrCat(array, "[", Linear(index, constant->shape()), "]");
+  const std::string var = Fresh("v");
+  std::string value;
+  if (type == ElementType::kF32) {
+    value = absl::StrCat("kiln_cpu::F32FromBits(", element, ")");
+  } else if (type == ElementType::kF64) {
+    value = absl::StrCat("kiln_cpu::F64FromBits(", element, ")");
+  } else {
+    value = absl::StrCat("static_cast<", Type(constant), ">(", element, ")");
+  }
+  Line(absl::StrCat("const ", Type(constant), " ", var, " = ", value, ";"));
+  return var;
+}
+
+std::string KernelWriter::ComputePad(const Instruction* pad,
+                                     const Index& index) {
+  const PaddingConfig& config = *pad->attrs().Get<PaddingConfig>("padding");
+  const Shape& operand_shape = pad->operand(0)->shape();
+  const std::string var = Fresh("v");
+  Line(absl::StrCat(Type(pad), " ", var, ";"));
+  std::vector<std::string> conditions;
+  Index operand_index(index.size());
+  for (size_t d = 0; d < index.size(); ++d) {
+    const PaddingDimension& dim = config.dimensions[d];
+    const std::string t = Fresh("t");
+    Line(absl::StrCat("const int64_t ", t, " = ", index[d], " - (", dim.low,
+                      ");"));
+    const int64_t step = dim.interior + 1;
+    conditions.push_back(absl::StrCat(t, " >= 0"));
+    if (step != 1) conditions.push_back(absl::StrCat(t, " % ", step, " == 0"));
+    conditions.push_back(
+        absl::StrCat(t, " / ", step, " < ", operand_shape.dimension(d)));
+    operand_index[d] = step == 1 ? t : absl::StrCat(t, " / ", step);
+  }
+  if (conditions.empty()) conditions.push_back("true");
+  Line(absl::StrCat("if (", absl::StrJoin(conditions, " && "), ") {"));
+  Nested([&] {
+    Line(absl::StrCat(var, " = ", Value(pad->operand(0), operand_index), ";"));
+  });
+  Line("} else {");
+  Nested(
+      [&] { Line(absl::StrCat(var, " = ", Value(pad->operand(1), {}), ";")); });
+  Line("}");
+  return var;
+}
+
+std::string KernelWriter::ComputeConcatenate(const Instruction* concat,
+                                             const Index& index) {
+  const int64_t dim = (*Int64s(*concat, "dimensions"))[0];
+  const std::string var = Fresh("v");
+  Line(absl::StrCat(Type(concat), " ", var, ";"));
+  int64_t offset = 0;
+  bool opened = false;
+  for (int64_t k = 0; k < concat->operand_count(); ++k) {
+    const Instruction* operand = concat->operand(k);
+    const int64_t size = operand->shape().dimension(dim);
+    const bool last = k + 1 == concat->operand_count();
+    if (size == 0 && !last) continue;
+    Line(absl::StrCat(
+        opened ? "} else " : "",
+        last ? "{"
+             : absl::StrCat("if (", index[dim], " < ", offset + size, ") {")));
+    opened = true;
+    Index operand_index = index;
+    operand_index[dim] = absl::StrCat("(", index[dim], " - ", offset, ")");
+    Nested([&] {
+      Line(absl::StrCat(var, " = ", Value(operand, operand_index), ";"));
+    });
+    offset += size;
+  }
+  Line("}");
+  return var;
+}
+
+std::string KernelWriter::ComputeReduce(const Instruction* reduce,
+                                        const Index& index) {
+  const std::vector<int64_t>& reduced = *Int64s(*reduce, "dimensions");
+  const Instruction* operand = reduce->operand(0);
+  const Shape& shape = operand->shape();
+  const Computation& reducer = **reduce->attrs().Get<Computation*>("to_apply");
+  const std::string acc = Fresh("acc");
+  Line(absl::StrCat(Type(reduce), " ", acc, " = ",
+                    Value(reduce->operand(1), {}), ";"));
+  // Kept dimensions take the output index in order; reduced ones loop, in
+  // row-major order (the evaluator's order).
+  Index operand_index(shape.rank());
+  std::vector<bool> is_reduced(shape.rank(), false);
+  for (int64_t d : reduced) is_reduced[d] = true;
+  size_t next = 0;
+  int loops = 0;
+  for (int64_t d = 0; d < shape.rank(); ++d) {
+    if (!is_reduced[d]) {
+      operand_index[d] = index[next++];
+      continue;
+    }
+    const std::string r = Fresh("r");
+    Line(absl::StrCat("for (int64_t ", r, " = 0; ", r, " < ",
+                      shape.dimension(d), "; ++", r, ") {"));
+    operand_index[d] = r;
+    ++depth_;
+    ++loops;
+  }
+  auto saved = memo_;
+  const std::string x = Value(operand, operand_index);
+  bindings_[reducer.parameter(0)] = acc;
+  bindings_[reducer.parameter(1)] = x;
+  const std::string combined = Value(reducer.root(), {});
+  bindings_.erase(reducer.parameter(0));
+  bindings_.erase(reducer.parameter(1));
+  Line(absl::StrCat(acc, " = ", combined, ";"));
+  memo_ = std::move(saved);
+  for (; loops > 0; --loops) {
+    --depth_;
+    Line("}");
+  }
+  return acc;
+}
+
+std::string KernelWriter::Compute(const Instruction* instruction,
+                                  const Index& index) {
+  const Opcode opcode = instruction->opcode();
+  auto operand_value = [&](int64_t k, const Index& at) {
+    return Value(instruction->operand(k), at);
+  };
+  // Operand k at `index`, or at {} when it is a scalar (select, clamp).
+  auto same_or_scalar = [&](int64_t k) {
+    return operand_value(
+        k, instruction->operand(k)->shape().IsScalar() ? Index{} : index);
+  };
+  std::string expression;
+  if (const FunctorOp* op = FindFunctorOp(opcode)) {
+    const int bits = BitWidth(instruction->operand(0)->shape().element_type());
+    std::vector<std::string> args;
+    for (int k = 0; k < op->arity; ++k) args.push_back(operand_value(k, index));
+    expression = absl::StrCat("kiln::eval::", op->functor, "{", bits, "}(",
+                              absl::StrJoin(args, ", "), ")");
+  } else {
+    switch (opcode) {
+      case Opcode::kParameter: {
+        expression = absl::StrCat(parameter_names_[instruction], "[",
+                                  Linear(index, instruction->shape()), "]");
+        break;
+      }
+      case Opcode::kConstant:
+        return ComputeConstant(instruction, index);
+      case Opcode::kCopy:
+      case Opcode::kReshape:
+        if (opcode == Opcode::kCopy) return operand_value(0, index);
+        if (flat_) return operand_value(0, index);
+        return operand_value(0, Delinearize(Linear(index, instruction->shape()),
+                                            instruction->operand(0)->shape()));
+      case Opcode::kConvert:
+        expression = absl::StrCat("kiln_cpu::Convert<", Type(instruction), ", ",
+                                  Type(instruction->operand(0)), ">(",
+                                  operand_value(0, index), ")");
+        break;
+      case Opcode::kIsFinite:
+        expression =
+            absl::StrCat("std::isfinite(", operand_value(0, index), ")");
+        break;
+      case Opcode::kCompare: {
+        const auto direction = *ParseComparisonDirection(
+            instruction->attrs().Get<EnumValue>("direction")->spelling);
+        expression = absl::StrCat(operand_value(0, index), " ",
+                                  CompareOperator(direction), " ",
+                                  operand_value(1, index));
+        break;
+      }
+      case Opcode::kSelect:
+        expression = absl::StrCat(same_or_scalar(0), " ? ", same_or_scalar(1),
+                                  " : ", same_or_scalar(2));
+        break;
+      case Opcode::kClamp: {
+        const int bits = BitWidth(instruction->shape().element_type());
+        expression = absl::StrCat("kiln::eval::MinimumOp{", bits,
+                                  "}(kiln::eval::MaximumOp{", bits, "}(",
+                                  same_or_scalar(1), ", ", same_or_scalar(0),
+                                  "), ", same_or_scalar(2), ")");
+        break;
+      }
+      case Opcode::kBroadcast: {
+        const auto& dims = *Int64s(*instruction, "dimensions");
+        Index at;
+        for (int64_t d : dims) at.push_back(flat_ ? "0" : index[d]);
+        if (flat_) at.assign(instruction->operand(0)->shape().rank(), "0");
+        return operand_value(0, at);
+      }
+      case Opcode::kTranspose: {
+        const auto& permutation = *Int64s(*instruction, "dimensions");
+        Index at(index.size());
+        for (size_t d = 0; d < permutation.size(); ++d) {
+          at[permutation[d]] = index[d];
+        }
+        return operand_value(0, at);
+      }
+      case Opcode::kReverse: {
+        Index at = index;
+        for (int64_t d : *Int64s(*instruction, "dimensions")) {
+          at[d] = absl::StrCat("(", instruction->shape().dimension(d) - 1,
+                               " - ", index[d], ")");
+        }
+        return operand_value(0, at);
+      }
+      case Opcode::kSlice: {
+        const auto& ranges =
+            instruction->attrs().Get<SliceRanges>("slice")->ranges;
+        Index at(index.size());
+        for (size_t d = 0; d < index.size(); ++d) {
+          at[d] = absl::StrCat("(", ranges[d].start, " + ", index[d], " * ",
+                               ranges[d].stride, ")");
+        }
+        return operand_value(0, at);
+      }
+      case Opcode::kDynamicSlice: {
+        const Shape& shape = instruction->operand(0)->shape();
+        Index at(index.size());
+        for (size_t d = 0; d < index.size(); ++d) {
+          const std::string start = Fresh("s");
+          Line(absl::StrCat("const int64_t ", start, " = kiln_cpu::ClampStart(",
+                            operand_value(d + 1, {}), ", ", shape.dimension(d),
+                            ", ", instruction->shape().dimension(d), ");"));
+          at[d] = absl::StrCat("(", start, " + ", index[d], ")");
+        }
+        return operand_value(0, at);
+      }
+      case Opcode::kIota: {
+        const int64_t d = *instruction->attrs().Get<int64_t>("iota_dimension");
+        expression = absl::StrCat("kiln_cpu::Convert<", Type(instruction),
+                                  ", int64_t>(", index[d], ")");
+        break;
+      }
+      case Opcode::kPad:
+        return ComputePad(instruction, index);
+      case Opcode::kConcatenate:
+        return ComputeConcatenate(instruction, index);
+      case Opcode::kReduce:
+        return ComputeReduce(instruction, index);
+      default:
+        expression = "/* unreachable */ 0";
+        break;
+    }
+  }
+  const std::string var = Fresh("v");
+  Line(absl::StrCat("const ", Type(instruction), " ", var, " = ", expression,
+                    ";"));
+  return var;
+}
+
+absl::StatusOr<std::string> KernelWriter::Write() {
+  const std::vector<const Instruction*> outputs = Outputs(computation_);
+  const Shape& shape = outputs[0]->shape();
+  absl::StatusOr<int64_t> count = shape.ElementCount();
+  if (!count.ok()) return count.status();
+  flat_count_ = *count;
+  flat_ = IsFlat(computation_, *count);
+
+  std::string header =
+      absl::StrCat("extern \"C\" void ", name_,
+                   "(const void* const* in, void* const* out) {\n");
+  for (const Instruction* parameter : computation_.parameters()) {
+    const std::string name = absl::StrCat("p", parameter->parameter_number());
+    parameter_names_[parameter] = name;
+    const std::string type = Type(parameter);
+    absl::StrAppend(&header, "  const ", type, "* const ", name,
+                    " = static_cast<const ", type, "*>(in[",
+                    parameter->parameter_number(), "]);\n");
+  }
+  for (size_t k = 0; k < outputs.size(); ++k) {
+    const std::string type = Type(outputs[k]);
+    absl::StrAppend(&header, "  ", type, "* const o", k, " = static_cast<",
+                    type, "*>(out[", k, "]);\n");
+  }
+  Index index;
+  depth_ = 1;
+  if (flat_) {
+    Line(absl::StrCat("for (int64_t i = 0; i < ", *count, "; ++i) {"));
+    ++depth_;
+    if (shape.rank() > 0) index.assign(shape.rank(), "i");
+  } else {
+    for (int64_t d = 0; d < shape.rank(); ++d) {
+      index.push_back(absl::StrCat("i", d));
+      Line(absl::StrCat("for (int64_t i", d, " = 0; i", d, " < ",
+                        shape.dimension(d), "; ++i", d, ") {"));
+      ++depth_;
+    }
+  }
+  for (size_t k = 0; k < outputs.size(); ++k) {
+    const std::string value = Value(outputs[k], index);
+    Line(absl::StrCat("o", k, "[", Linear(index, outputs[k]->shape()),
+                      "] = ", value, ";"));
+  }
+  while (depth_ > 1) {
+    --depth_;
+    Line("}");
+  }
+  return absl::StrCat(globals_, header, body_, "}\n");
+}
+
+}  // namespace
+
+std::optional<std::string> NativeCType(ElementType type) {
+  switch (type) {
+    case ElementType::kPred:
+      return "bool";
+    case ElementType::kS8:
+      return "int8_t";
+    case ElementType::kS16:
+      return "int16_t";
+    case ElementType::kS32:
+      return "int32_t";
+    case ElementType::kS64:
+      return "int64_t";
+    case ElementType::kU8:
+      return "uint8_t";
+    case ElementType::kU16:
+      return "uint16_t";
+    case ElementType::kU32:
+      return "uint32_t";
+    case ElementType::kU64:
+      return "uint64_t";
+    case ElementType::kF32:
+      return "float";
+    case ElementType::kF64:
+      return "double";
+    default:
+      return std::nullopt;
+  }
+}
+
+absl::Status CheckEmittable(const Instruction& instruction) {
+  if (!IsNativeArray(instruction.shape())) {
+    return NotEmittable(
+        instruction,
+        absl::StrCat("result ", instruction.shape().ToString(false),
+                     " is not a static array of a native type"));
+  }
+  for (const Instruction* operand : instruction.operands()) {
+    if (!IsNativeArray(operand->shape())) {
+      return NotEmittable(
+          instruction, absl::StrCat("operand ", operand->name(),
+                                    " is not a static array of a native type"));
+    }
+  }
+  if (const FunctorOp* op = FindFunctorOp(instruction.opcode())) {
+    if (instruction.operand_count() != op->arity ||
+        !op->supports(instruction.operand(0)->shape().element_type())) {
+      return NotEmittable(instruction, "no scalar functor for this type");
+    }
+    for (const Instruction* operand : instruction.operands()) {
+      if (operand->shape().dimensions() != instruction.shape().dimensions()) {
+        return NotEmittable(instruction, "implicit broadcasting (client form)");
+      }
+    }
+    return absl::OkStatus();
+  }
+  if (instruction.opcode() == Opcode::kCompare)
+    return CheckCompare(instruction);
+  if (instruction.opcode() == Opcode::kReduce) return CheckReduce(instruction);
+  if (instruction.opcode() == Opcode::kIsFinite &&
+      !IsFloatType(instruction.operand(0)->shape().element_type())) {
+    return NotEmittable(instruction, "is-finite of a non-float");
+  }
+  if (instruction.opcode() == Opcode::kConstant && !instruction.has_literal()) {
+    return NotEmittable(instruction, "constant without a literal");
+  }
+  if (!IsIndexOp(instruction)) {
+    return NotEmittable(instruction, "no loop lowering for this op");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckEmittable(const Computation& computation) {
+  if (computation.root() == nullptr) {
+    return absl::InvalidArgumentError("computation without a root");
+  }
+  const std::vector<const Instruction*> outputs = Outputs(computation);
+  if (outputs.empty()) {
+    return absl::UnimplementedError("kernel without outputs");
+  }
+  for (const Instruction* instruction : computation.instructions()) {
+    if (instruction == computation.root() &&
+        instruction->opcode() == Opcode::kTuple) {
+      continue;
+    }
+    if (instruction->opcode() == Opcode::kTuple) {
+      return NotEmittable(*instruction, "tuple inside a kernel");
+    }
+    if (absl::Status status = CheckEmittable(*instruction); !status.ok()) {
+      return status;
+    }
+  }
+  for (const Instruction* output : outputs) {
+    if (output->shape().dimensions() != outputs[0]->shape().dimensions()) {
+      return NotEmittable(*output,
+                          "outputs of different dimensions in one kernel");
+    }
+    if (output->opcode() == Opcode::kParameter) {
+      return NotEmittable(*output, "a parameter as a kernel output");
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> EmitKernel(const Computation& computation,
+                                       absl::string_view name) {
+  if (absl::Status status = CheckEmittable(computation); !status.ok()) {
+    return status;
+  }
+  return KernelWriter(computation, std::string(name)).Write();
+}
+
+const std::string& KernelPrelude() {
+  static const std::string* const prelude = new std::string(absl::StrCat(
+      "// Generated by Kiln's CPU backend (backends/cpu).\n",
+      embedded::kUnaryOps, embedded::kBinaryOps, embedded::kPrelude));
+  return *prelude;
+}
+
+}  // namespace kiln::cpu

@@ -1,0 +1,391 @@
+#include "backends/cpu/lowering.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "backends/cpu/buffer_assignment.h"
+#include "backends/cpu/loop_emitter.h"
+#include "compiler/ir/computation.h"
+
+namespace kiln::cpu {
+namespace {
+
+// Whether `shape` holds a token or opaque value anywhere.
+bool HasTokenOrOpaque(const Shape& shape) {
+  if (shape.IsToken() || shape.IsOpaque()) return true;
+  if (!shape.IsTuple()) return false;
+  for (const Shape& element : shape.tuple_shapes()) {
+    if (HasTokenOrOpaque(element)) return true;
+  }
+  return false;
+}
+
+const std::vector<int64_t>& ListOrEmpty(const Instruction& instruction,
+                                        absl::string_view name) {
+  static const auto* const kEmpty = new std::vector<int64_t>();
+  const auto* list = instruction.attrs().Get<Int64List>(name);
+  return list != nullptr ? *list : *kEmpty;
+}
+
+int64_t Product(const std::vector<int64_t>& dims,
+                const std::vector<int64_t>& which) {
+  int64_t product = 1;
+  for (int64_t d : which) product *= dims[d];
+  return product;
+}
+
+// The dimensions of `rank` that are in neither list, in order.
+std::vector<int64_t> FreeDimensions(int64_t rank,
+                                    const std::vector<int64_t>& batch,
+                                    const std::vector<int64_t>& contracting) {
+  std::vector<int64_t> free;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (std::find(batch.begin(), batch.end(), d) == batch.end() &&
+        std::find(contracting.begin(), contracting.end(), d) ==
+            contracting.end()) {
+      free.push_back(d);
+    }
+  }
+  return free;
+}
+
+class Lowerer {
+ public:
+  explicit Lowerer(const Module& module) : module_(module) {}
+  absl::StatusOr<std::unique_ptr<Program>> Run();
+
+ private:
+  int64_t step() const { return program_->thunks.size(); }
+  int64_t NewSlot(BufferSlot slot) {
+    program_->slots.push_back(std::move(slot));
+    intervals_.emplace_back();
+    return program_->slots.size() - 1;
+  }
+  absl::StatusOr<ValueTree> ArenaValue(const Shape& shape);
+  ValueTree ParameterValue(const Shape& shape, int64_t parameter,
+                           std::vector<int64_t> path);
+  ValueTree ConstantValue(const Literal& literal);
+  void NoteUse(const ValueTree& tree);
+  absl::Status Lower(const Instruction* instruction);
+  // Each returns false (and says why) when it does not apply.
+  absl::StatusOr<bool> TryKernel(const Instruction* instruction,
+                                 std::string* why);
+  absl::StatusOr<bool> TryDot(const Instruction* instruction);
+  absl::Status Fallback(const Instruction* instruction, const std::string& why);
+  absl::Status AddKernel(const Instruction* instruction,
+                         const Computation& computation, int64_t instructions);
+
+  const Module& module_;
+  std::unique_ptr<Program> program_ = std::make_unique<Program>();
+  std::vector<BufferInterval> intervals_;
+  absl::flat_hash_map<const Instruction*, ValueTree> values_;
+  std::string kernels_;
+};
+
+absl::StatusOr<ValueTree> Lowerer::ArenaValue(const Shape& shape) {
+  ValueTree tree;
+  if (shape.IsTuple()) {
+    for (const Shape& element : shape.tuple_shapes()) {
+      absl::StatusOr<ValueTree> child = ArenaValue(element);
+      if (!child.ok()) return child.status();
+      tree.elements.push_back(*std::move(child));
+    }
+    return tree;
+  }
+  absl::StatusOr<int64_t> bytes = shape.ByteSize();
+  if (!bytes.ok()) return bytes.status();
+  BufferSlot slot;
+  slot.shape = shape;
+  slot.bytes = *bytes;
+  tree.slot = NewSlot(std::move(slot));
+  intervals_[tree.slot].bytes = *bytes;
+  intervals_[tree.slot].defined = step();
+  return tree;
+}
+
+ValueTree Lowerer::ParameterValue(const Shape& shape, int64_t parameter,
+                                  std::vector<int64_t> path) {
+  ValueTree tree;
+  if (shape.IsTuple()) {
+    for (int64_t i = 0; i < shape.tuple_size(); ++i) {
+      std::vector<int64_t> inner = path;
+      inner.push_back(i);
+      tree.elements.push_back(
+          ParameterValue(shape.tuple_shape(i), parameter, std::move(inner)));
+    }
+    return tree;
+  }
+  BufferSlot slot;
+  slot.kind = BufferSlot::Kind::kParameter;
+  slot.shape = shape;
+  slot.parameter = parameter;
+  slot.path = std::move(path);
+  tree.slot = NewSlot(std::move(slot));
+  return tree;
+}
+
+ValueTree Lowerer::ConstantValue(const Literal& literal) {
+  ValueTree tree;
+  if (literal.shape().IsTuple()) {
+    for (const Literal& element : literal.tuple_elements()) {
+      tree.elements.push_back(ConstantValue(element));
+    }
+    return tree;
+  }
+  BufferSlot slot;
+  slot.kind = BufferSlot::Kind::kConstant;
+  slot.shape = literal.shape();
+  slot.constant = &literal;
+  tree.slot = NewSlot(std::move(slot));
+  return tree;
+}
+
+void Lowerer::NoteUse(const ValueTree& tree) {
+  if (tree.slot >= 0) {
+    intervals_[tree.slot].last_use =
+        std::max(intervals_[tree.slot].last_use, step());
+  }
+  for (const ValueTree& element : tree.elements) NoteUse(element);
+}
+
+absl::Status Lowerer::AddKernel(const Instruction* instruction,
+                                const Computation& computation,
+                                int64_t instructions) {
+  const std::string symbol =
+      absl::StrCat("kiln_kernel_", program_->stats.kernels);
+  absl::StatusOr<std::string> source = EmitKernel(computation, symbol);
+  if (!source.ok()) return source.status();
+  absl::StrAppend(&kernels_, "\n// ", instruction->name(), "\n", *source);
+  std::vector<int64_t> inputs;
+  for (const Instruction* operand : instruction->operands()) {
+    const ValueTree& value = values_.at(operand);
+    NoteUse(value);
+    inputs.push_back(value.slot);
+  }
+  absl::StatusOr<ValueTree> result = ArenaValue(instruction->shape());
+  if (!result.ok()) return result.status();
+  std::vector<int64_t> outputs;
+  if (result->slot >= 0) outputs.push_back(result->slot);
+  for (const ValueTree& element : result->elements) {
+    outputs.push_back(element.slot);
+  }
+  program_->thunks.push_back(std::make_unique<KernelThunk>(
+      instruction->name(), symbol, std::move(inputs), std::move(outputs)));
+  values_[instruction] = *std::move(result);
+  ++program_->stats.kernels;
+  program_->stats.native_instructions += instructions;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<bool> Lowerer::TryKernel(const Instruction* instruction,
+                                        std::string* why) {
+  if (instruction->opcode() == Opcode::kFusion) {
+    const auto* calls = instruction->attrs().Get<Computation*>("calls");
+    if (calls == nullptr || *calls == nullptr) return false;
+    const Computation& fused = **calls;
+    if (absl::Status status = CheckEmittable(fused); !status.ok()) {
+      *why = std::string(status.message());
+      return false;
+    }
+    int64_t count = 0;
+    for (const Instruction* inner : fused.instructions()) {
+      if (inner->opcode() != Opcode::kParameter &&
+          !(inner == fused.root() && inner->opcode() == Opcode::kTuple)) {
+        ++count;
+      }
+    }
+    absl::Status status = AddKernel(instruction, fused, count);
+    if (!status.ok()) return status;
+    return true;
+  }
+  if (absl::Status status = CheckEmittable(*instruction); !status.ok()) {
+    *why = std::string(status.message());
+    return false;
+  }
+  // One op on its own: wrapped in a computation of its operands.
+  Computation wrapper(absl::StrCat("single.", instruction->name()));
+  std::vector<Instruction*> parameters;
+  for (int64_t k = 0; k < instruction->operand_count(); ++k) {
+    auto parameter = std::make_unique<Instruction>(
+        Opcode::kParameter, instruction->operand(k)->shape(),
+        absl::StrCat("param.", k));
+    parameter->set_parameter_number(k);
+    parameters.push_back(wrapper.AddParameter(std::move(parameter)));
+  }
+  wrapper.set_root(wrapper.AddInstruction(instruction->CloneWithNewOperands(
+      instruction->shape(), parameters, instruction->name())));
+  absl::Status status = AddKernel(instruction, wrapper, 1);
+  if (!status.ok()) return status;
+  return true;
+}
+
+absl::StatusOr<bool> Lowerer::TryDot(const Instruction* dot) {
+  const ElementType type = dot->shape().element_type();
+  if (dot->opcode() != Opcode::kDot || dot->operand_count() != 2 ||
+      (type != ElementType::kF32 && type != ElementType::kF64) ||
+      dot->operand(0)->shape().element_type() != type ||
+      dot->operand(1)->shape().element_type() != type ||
+      !dot->shape().is_static()) {
+    return false;
+  }
+  const Shape& lhs = dot->operand(0)->shape();
+  const Shape& rhs = dot->operand(1)->shape();
+  const auto& lhs_batch = ListOrEmpty(*dot, "lhs_batch_dims");
+  const auto& rhs_batch = ListOrEmpty(*dot, "rhs_batch_dims");
+  const auto& lhs_contracting = ListOrEmpty(*dot, "lhs_contracting_dims");
+  const auto& rhs_contracting = ListOrEmpty(*dot, "rhs_contracting_dims");
+  DotThunk::Dimensions dims;
+  const std::vector<int64_t> lhs_free =
+      FreeDimensions(lhs.rank(), lhs_batch, lhs_contracting);
+  const std::vector<int64_t> rhs_free =
+      FreeDimensions(rhs.rank(), rhs_batch, rhs_contracting);
+  dims.lhs_permutation = lhs_batch;
+  dims.lhs_permutation.insert(dims.lhs_permutation.end(), lhs_free.begin(),
+                              lhs_free.end());
+  dims.lhs_permutation.insert(dims.lhs_permutation.end(),
+                              lhs_contracting.begin(), lhs_contracting.end());
+  dims.rhs_permutation = rhs_batch;
+  dims.rhs_permutation.insert(dims.rhs_permutation.end(),
+                              rhs_contracting.begin(), rhs_contracting.end());
+  dims.rhs_permutation.insert(dims.rhs_permutation.end(), rhs_free.begin(),
+                              rhs_free.end());
+  dims.batch = Product(lhs.dimensions(), lhs_batch);
+  dims.m = Product(lhs.dimensions(), lhs_free);
+  dims.k = Product(lhs.dimensions(), lhs_contracting);
+  dims.n = Product(rhs.dimensions(), rhs_free);
+  const ValueTree& lhs_value = values_.at(dot->operand(0));
+  const ValueTree& rhs_value = values_.at(dot->operand(1));
+  NoteUse(lhs_value);
+  NoteUse(rhs_value);
+  absl::StatusOr<ValueTree> result = ArenaValue(dot->shape());
+  if (!result.ok()) return result.status();
+  program_->thunks.push_back(std::make_unique<DotThunk>(
+      *dot, std::move(dims), lhs_value.slot, rhs_value.slot, result->slot));
+  values_[dot] = *std::move(result);
+  ++program_->stats.library_calls;
+  ++program_->stats.native_instructions;
+  return true;
+}
+
+absl::Status Lowerer::Fallback(const Instruction* instruction,
+                               const std::string& why) {
+  std::vector<ValueTree> operands;
+  for (const Instruction* operand : instruction->operands()) {
+    operands.push_back(values_.at(operand));
+    NoteUse(operands.back());
+  }
+  absl::StatusOr<ValueTree> result = ArenaValue(instruction->shape());
+  if (!result.ok()) return result.status();
+  program_->thunks.push_back(std::make_unique<FallbackThunk>(
+      *instruction, std::move(operands), *result));
+  values_[instruction] = *std::move(result);
+  LoweringStats& stats = program_->stats;
+  const std::string op(OpcodeName(instruction->opcode()));
+  ++stats.fallback_instructions;
+  ++stats.fallback_by_op[op];
+  stats.fallback_reason.emplace(op, why);
+  return absl::OkStatus();
+}
+
+absl::Status Lowerer::Lower(const Instruction* instruction) {
+  switch (instruction->opcode()) {
+    case Opcode::kParameter:
+      values_[instruction] = ParameterValue(
+          instruction->shape(), instruction->parameter_number(), {});
+      return absl::OkStatus();
+    case Opcode::kConstant:
+      values_[instruction] = ConstantValue(instruction->literal());
+      return absl::OkStatus();
+    case Opcode::kTuple: {
+      ValueTree tree;
+      for (const Instruction* operand : instruction->operands()) {
+        tree.elements.push_back(values_.at(operand));
+      }
+      values_[instruction] = std::move(tree);
+      return absl::OkStatus();
+    }
+    case Opcode::kGetTupleElement: {
+      const int64_t* index = instruction->attrs().Get<int64_t>("index");
+      const ValueTree& tuple = values_.at(instruction->operand(0));
+      if (index == nullptr || *index < 0 ||
+          *index >= static_cast<int64_t>(tuple.elements.size())) {
+        return absl::InternalError(
+            absl::StrCat(instruction->name(), ": bad tuple index"));
+      }
+      values_[instruction] = tuple.elements[*index];
+      return absl::OkStatus();
+    }
+    default:
+      break;
+  }
+  absl::StatusOr<bool> done = TryDot(instruction);
+  if (!done.ok()) return done.status();
+  if (*done) return absl::OkStatus();
+  std::string why = "no native lowering";
+  done = TryKernel(instruction, &why);
+  if (!done.ok()) return done.status();
+  if (*done) return absl::OkStatus();
+  return Fallback(instruction, why);
+}
+
+absl::StatusOr<std::unique_ptr<Program>> Lowerer::Run() {
+  const Computation* entry = module_.entry();
+  absl::StatusOr<std::vector<Instruction*>> order = entry->PostOrder();
+  if (!order.ok()) return order.status();
+  for (const Instruction* instruction : *order) {
+    if (absl::Status status = Lower(instruction); !status.ok()) return status;
+  }
+  program_->result = values_.at(entry->root());
+  // The result's arena slots live to the end.
+  std::vector<const ValueTree*> pending = {&program_->result};
+  while (!pending.empty()) {
+    const ValueTree* tree = pending.back();
+    pending.pop_back();
+    if (tree->slot >= 0 &&
+        program_->slots[tree->slot].kind == BufferSlot::Kind::kArena) {
+      intervals_[tree->slot].live_out = true;
+    }
+    for (const ValueTree& element : tree->elements) pending.push_back(&element);
+  }
+  std::vector<BufferInterval> arena;
+  std::vector<int64_t> arena_slots;
+  for (size_t i = 0; i < program_->slots.size(); ++i) {
+    if (program_->slots[i].kind != BufferSlot::Kind::kArena) continue;
+    arena.push_back(intervals_[i]);
+    arena_slots.push_back(i);
+  }
+  BufferPlacement placement = AssignBuffers(arena);
+  for (size_t j = 0; j < arena_slots.size(); ++j) {
+    program_->slots[arena_slots[j]].offset = placement.offsets[j];
+  }
+  program_->stats.arena_bytes = placement.arena_bytes;
+  program_->stats.unshared_bytes = placement.unshared_bytes;
+  if (!kernels_.empty()) {
+    program_->kernel_source = absl::StrCat(KernelPrelude(), kernels_);
+  }
+  return std::move(program_);
+}
+
+}  // namespace
+
+std::string WholeModuleFallbackReason(const Module& module) {
+  const Computation* entry = module.entry();
+  if (entry == nullptr) return "no entry computation";
+  for (const Instruction* instruction : entry->instructions()) {
+    if (!instruction->shape().is_static()) {
+      return absl::StrCat("dynamic shapes (", instruction->name(), ")");
+    }
+    if (HasTokenOrOpaque(instruction->shape())) {
+      return absl::StrCat("token or opaque values (", instruction->name(), ")");
+    }
+  }
+  return "";
+}
+
+absl::StatusOr<std::unique_ptr<Program>> LowerModule(const Module& module) {
+  return Lowerer(module).Run();
+}
+
+}  // namespace kiln::cpu

@@ -1,0 +1,57 @@
+// Lowering: an optimized module (the `cpu` pipeline's output) to the CPU
+// backend's program: a thunk per step of the entry computation, the
+// generated kernels' source, buffer slots placed by buffer assignment, and
+// statistics of what runs natively.
+#ifndef KILN_BACKENDS_CPU_LOWERING_H_
+#define KILN_BACKENDS_CPU_LOWERING_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "backends/cpu/thunks.h"
+#include "compiler/ir/module.h"
+
+namespace kiln::cpu {
+
+struct LoweringStats {
+  // Instructions run by generated kernels or library calls (a fusion's
+  // fused instructions each count), and by the evaluator's kernels.
+  int64_t native_instructions = 0;
+  int64_t fallback_instructions = 0;
+  // Fallback instructions by op, and the reason of each op's first one.
+  std::map<std::string, int64_t> fallback_by_op;
+  std::map<std::string, std::string> fallback_reason;
+  int64_t kernels = 0;
+  int64_t library_calls = 0;
+  int64_t arena_bytes = 0;
+  int64_t unshared_bytes = 0;
+  // Set when the whole entry runs on the evaluator (why in the string).
+  std::string whole_module_fallback;
+};
+
+struct Program {
+  std::vector<BufferSlot> slots;
+  std::vector<std::unique_ptr<Thunk>> thunks;
+  ValueTree result;
+  // The generated translation unit (prelude included); empty without
+  // kernels.
+  std::string kernel_source;
+  LoweringStats stats;
+};
+
+// Lowers `module`'s entry computation; `module` must outlive the program
+// (thunks point at its instructions). Fails only on internal errors: what
+// has no native lowering becomes a fallback thunk.
+absl::StatusOr<std::unique_ptr<Program>> LowerModule(const Module& module);
+
+// Why the entry cannot be lowered step by step (dynamic shapes, tokens,
+// ...), or empty when it can.
+std::string WholeModuleFallbackReason(const Module& module);
+
+}  // namespace kiln::cpu
+
+#endif  // KILN_BACKENDS_CPU_LOWERING_H_

@@ -1,0 +1,207 @@
+#include "backends/cpu/thunks.h"
+
+#include <cstring>
+#include <utility>
+
+#include "Eigen/Core"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace kiln::cpu {
+namespace {
+
+// out[j] = in[x] where x's index is j's index permuted: output dimension d
+// is input dimension permutation[d]. Row-major, `element` bytes each.
+void TransposeCopy(const uint8_t* in, const std::vector<int64_t>& in_dims,
+                   const std::vector<int64_t>& permutation, int64_t element,
+                   uint8_t* out) {
+  const int64_t rank = static_cast<int64_t>(in_dims.size());
+  std::vector<int64_t> in_strides(rank, 1);
+  for (int64_t d = rank - 2; d >= 0; --d) {
+    in_strides[d] = in_strides[d + 1] * in_dims[d + 1];
+  }
+  std::vector<int64_t> out_dims(rank), strides(rank);
+  int64_t count = 1;
+  for (int64_t d = 0; d < rank; ++d) {
+    out_dims[d] = in_dims[permutation[d]];
+    strides[d] = in_strides[permutation[d]];
+    count *= out_dims[d];
+  }
+  std::vector<int64_t> index(rank, 0);
+  int64_t source = 0;
+  for (int64_t j = 0; j < count; ++j) {
+    std::memcpy(out + j * element, in + source * element, element);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      source += strides[d];
+      if (++index[d] < out_dims[d]) break;
+      source -= strides[d] * out_dims[d];
+      index[d] = 0;
+    }
+  }
+}
+
+bool IsIdentity(const std::vector<int64_t>& permutation) {
+  for (size_t d = 0; d < permutation.size(); ++d) {
+    if (permutation[d] != static_cast<int64_t>(d)) return false;
+  }
+  return true;
+}
+
+template <typename T>
+void Gemm(const T* lhs, const T* rhs, T* out, const DotThunk::Dimensions& d) {
+  using Matrix =
+      Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  for (int64_t b = 0; b < d.batch; ++b) {
+    Eigen::Map<const Matrix> a(lhs + b * d.m * d.k, d.m, d.k);
+    Eigen::Map<const Matrix> c(rhs + b * d.k * d.n, d.k, d.n);
+    Eigen::Map<Matrix> result(out + b * d.m * d.n, d.m, d.n);
+    if (d.k == 0) {
+      result.setZero();
+    } else {
+      result.noalias() = a * c;
+    }
+  }
+}
+
+std::string Slots(const std::vector<int64_t>& slots) {
+  return absl::StrCat("[", absl::StrJoin(slots, ","), "]");
+}
+
+void AppendSlots(const ValueTree& tree, std::vector<int64_t>* out) {
+  if (tree.slot >= 0) out->push_back(tree.slot);
+  for (const ValueTree& element : tree.elements) AppendSlots(element, out);
+}
+
+}  // namespace
+
+absl::Status KernelThunk::Run(RunState& state) const {
+  const void* in[64];
+  void* out[64];
+  std::vector<const void*> in_heap;
+  std::vector<void*> out_heap;
+  const void** in_ptr = in;
+  void** out_ptr = out;
+  if (inputs_.size() > 64 || outputs_.size() > 64) {
+    in_heap.resize(inputs_.size());
+    out_heap.resize(outputs_.size());
+    in_ptr = in_heap.data();
+    out_ptr = out_heap.data();
+  }
+  for (size_t k = 0; k < inputs_.size(); ++k) {
+    in_ptr[k] = state.addresses[inputs_[k]];
+  }
+  for (size_t k = 0; k < outputs_.size(); ++k) {
+    out_ptr[k] = state.addresses[outputs_[k]];
+  }
+  function_(in_ptr, out_ptr);
+  return absl::OkStatus();
+}
+
+std::string KernelThunk::ToString() const {
+  return absl::StrCat("kernel ", symbol_, " (", name_, ") in=", Slots(inputs_),
+                      " out=", Slots(outputs_));
+}
+
+absl::Status DotThunk::Run(RunState& state) const {
+  const ElementType type = dot_.shape().element_type();
+  const int64_t element = type == ElementType::kF64 ? 8 : 4;
+  const uint8_t* lhs = state.addresses[lhs_];
+  const uint8_t* rhs = state.addresses[rhs_];
+  std::vector<uint8_t> lhs_copy, rhs_copy;
+  if (!IsIdentity(dims_.lhs_permutation)) {
+    lhs_copy.resize(dims_.batch * dims_.m * dims_.k * element);
+    TransposeCopy(lhs, dot_.operand(0)->shape().dimensions(),
+                  dims_.lhs_permutation, element, lhs_copy.data());
+    lhs = lhs_copy.data();
+  }
+  if (!IsIdentity(dims_.rhs_permutation)) {
+    rhs_copy.resize(dims_.batch * dims_.k * dims_.n * element);
+    TransposeCopy(rhs, dot_.operand(1)->shape().dimensions(),
+                  dims_.rhs_permutation, element, rhs_copy.data());
+    rhs = rhs_copy.data();
+  }
+  if (type == ElementType::kF64) {
+    Gemm(reinterpret_cast<const double*>(lhs),
+         reinterpret_cast<const double*>(rhs),
+         reinterpret_cast<double*>(state.addresses[out_]), dims_);
+  } else {
+    Gemm(reinterpret_cast<const float*>(lhs),
+         reinterpret_cast<const float*>(rhs),
+         reinterpret_cast<float*>(state.addresses[out_]), dims_);
+  }
+  return absl::OkStatus();
+}
+
+std::string DotThunk::ToString() const {
+  return absl::StrCat("library eigen-gemm (", dot_.name(),
+                      ") batch=", dims_.batch, " m=", dims_.m, " k=", dims_.k,
+                      " n=", dims_.n, " in=[", lhs_, ",", rhs_, "] out=[", out_,
+                      "]");
+}
+
+absl::StatusOr<Literal> ReadValue(const ValueTree& tree, const Shape& shape,
+                                  const RunState& state) {
+  if (shape.IsTuple()) {
+    std::vector<Literal> elements;
+    for (int64_t i = 0; i < shape.tuple_size(); ++i) {
+      absl::StatusOr<Literal> element =
+          ReadValue(tree.elements[i], shape.tuple_shape(i), state);
+      if (!element.ok()) return element.status();
+      elements.push_back(*std::move(element));
+    }
+    return Literal::Tuple(std::move(elements));
+  }
+  absl::StatusOr<Literal> literal = Literal::Create(shape);
+  if (!literal.ok()) return literal.status();
+  absl::Span<uint8_t> data = literal->mutable_data();
+  if (!data.empty()) {
+    std::memcpy(data.data(), state.addresses[tree.slot], data.size());
+  }
+  return literal;
+}
+
+void WriteValue(const Literal& literal, const ValueTree& tree,
+                RunState& state) {
+  if (literal.shape().IsTuple()) {
+    for (size_t i = 0; i < tree.elements.size(); ++i) {
+      WriteValue(literal.tuple_elements()[i], tree.elements[i], state);
+    }
+    return;
+  }
+  absl::Span<const uint8_t> data = literal.data();
+  if (!data.empty()) {
+    std::memcpy(state.addresses[tree.slot], data.data(), data.size());
+  }
+}
+
+absl::Status FallbackThunk::Run(RunState& state) const {
+  std::vector<Literal> values;
+  values.reserve(operands_.size());
+  for (size_t k = 0; k < operands_.size(); ++k) {
+    absl::StatusOr<Literal> value =
+        ReadValue(operands_[k], instruction_.operand(k)->shape(), state);
+    if (!value.ok()) return value.status();
+    values.push_back(*std::move(value));
+  }
+  std::vector<const Literal*> pointers;
+  for (const Literal& value : values) pointers.push_back(&value);
+  eval::Kernel kernel = eval::Kernels().Find(instruction_.opcode());
+  if (kernel == nullptr) {
+    return eval::KernelError(instruction_, "no evaluator kernel");
+  }
+  absl::StatusOr<Literal> result = kernel(instruction_, pointers, *state.eval);
+  if (!result.ok()) return result.status();
+  WriteValue(*result, result_, state);
+  return absl::OkStatus();
+}
+
+std::string FallbackThunk::ToString() const {
+  std::vector<int64_t> in, out;
+  for (const ValueTree& operand : operands_) AppendSlots(operand, &in);
+  AppendSlots(result_, &out);
+  return absl::StrCat("fallback ", OpcodeName(instruction_.opcode()), " (",
+                      instruction_.name(), ") in=", Slots(in),
+                      " out=", Slots(out));
+}
+
+}  // namespace kiln::cpu

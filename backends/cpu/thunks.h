@@ -1,0 +1,131 @@
+// The CPU backend's program: buffer slots, the value of each entry
+// instruction as a tree of slots, and a sequence of thunks (XLA's CPU
+// runtime works the same way). A thunk is one step of an execution:
+//   - KernelThunk: a generated loop-nest kernel (a fusion or a single op);
+//   - DotThunk: a library call (Eigen's GEMM);
+//   - FallbackThunk: the reference evaluator's kernel for an op with no
+//     native lowering yet (counted in the compile stats, never silent).
+#ifndef KILN_BACKENDS_CPU_THUNKS_H_
+#define KILN_BACKENDS_CPU_THUNKS_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "compiler/evaluator/kernel.h"
+#include "compiler/ir/instruction.h"
+#include "compiler/ir/literal.h"
+#include "compiler/ir/shape.h"
+
+namespace kiln::cpu {
+
+// Where an array's bytes live during an execution. Storage is the
+// literal's: logical row-major, ElementTypeInfo::storage_bytes an element.
+struct BufferSlot {
+  enum class Kind { kArena, kParameter, kConstant };
+  Kind kind = Kind::kArena;
+  Shape shape;
+  int64_t bytes = 0;
+  int64_t offset = 0;                 // kArena: offset in the arena.
+  int64_t parameter = 0;              // kParameter: entry parameter number...
+  std::vector<int64_t> path;          // ...and the tuple path inside it.
+  const Literal* constant = nullptr;  // kConstant.
+};
+
+// A value: a slot for an array, elements for a tuple.
+struct ValueTree {
+  int64_t slot = -1;
+  std::vector<ValueTree> elements;
+};
+
+// One execution's state: each slot's address, and the evaluator context
+// that fallback thunks share (its rng state lives across the run).
+struct RunState {
+  std::vector<uint8_t*> addresses;
+  eval::EvalContext* eval = nullptr;
+};
+
+class Thunk {
+ public:
+  virtual ~Thunk() = default;
+  virtual absl::Status Run(RunState& state) const = 0;
+  // One line for `kiln compile --emit=thunks`.
+  virtual std::string ToString() const = 0;
+};
+
+using KernelFunction = void (*)(const void* const* in, void* const* out);
+
+class KernelThunk : public Thunk {
+ public:
+  KernelThunk(std::string name, std::string symbol, std::vector<int64_t> inputs,
+              std::vector<int64_t> outputs)
+      : name_(std::move(name)),
+        symbol_(std::move(symbol)),
+        inputs_(std::move(inputs)),
+        outputs_(std::move(outputs)) {}
+  const std::string& symbol() const { return symbol_; }
+  void set_function(KernelFunction function) { function_ = function; }
+  absl::Status Run(RunState& state) const override;
+  std::string ToString() const override;
+
+ private:
+  std::string name_;
+  std::string symbol_;
+  std::vector<int64_t> inputs_;
+  std::vector<int64_t> outputs_;
+  KernelFunction function_ = nullptr;
+};
+
+// dot through Eigen: each operand is brought to [batch, rows, contracting]
+// / [batch, contracting, columns] (a transposing copy when its dimensions
+// are in another order), then one GEMM per batch element.
+class DotThunk : public Thunk {
+ public:
+  struct Dimensions {
+    std::vector<int64_t> lhs_permutation;  // To batch, free, contracting.
+    std::vector<int64_t> rhs_permutation;  // To batch, contracting, free.
+    int64_t batch = 1, m = 1, k = 1, n = 1;
+  };
+  DotThunk(const Instruction& dot, Dimensions dimensions, int64_t lhs,
+           int64_t rhs, int64_t out)
+      : dot_(dot),
+        dims_(std::move(dimensions)),
+        lhs_(lhs),
+        rhs_(rhs),
+        out_(out) {}
+  absl::Status Run(RunState& state) const override;
+  std::string ToString() const override;
+
+ private:
+  const Instruction& dot_;
+  Dimensions dims_;
+  int64_t lhs_, rhs_, out_;
+};
+
+class FallbackThunk : public Thunk {
+ public:
+  FallbackThunk(const Instruction& instruction, std::vector<ValueTree> operands,
+                ValueTree result)
+      : instruction_(instruction),
+        operands_(std::move(operands)),
+        result_(std::move(result)) {}
+  absl::Status Run(RunState& state) const override;
+  std::string ToString() const override;
+
+ private:
+  const Instruction& instruction_;
+  std::vector<ValueTree> operands_;
+  ValueTree result_;
+};
+
+// The value `tree` as a literal of `shape` (copies the bytes).
+absl::StatusOr<Literal> ReadValue(const ValueTree& tree, const Shape& shape,
+                                  const RunState& state);
+// Copies `literal` into the slots of `tree`.
+void WriteValue(const Literal& literal, const ValueTree& tree, RunState& state);
+
+}  // namespace kiln::cpu
+
+#endif  // KILN_BACKENDS_CPU_THUNKS_H_
