@@ -18,6 +18,7 @@
 #include "compiler/verifier/verifier.h"
 #include "tools/cli/command.h"
 #include "tools/cli/io.h"
+#include "tools/cli/module_loading.h"
 #include "tools/cli/npy.h"
 #include "tools/cli/run_args.h"
 
@@ -42,7 +43,6 @@ ABSL_FLAG(int64_t, max_while_iterations, int64_t{1} << 24,
           "run: a while loop running more iterations than this is an error");
 
 namespace kiln::cli {
-namespace {
 
 absl::StatusOr<std::unique_ptr<Module>> LoadModule(const std::string& path) {
   absl::StatusOr<std::string> text = ReadInput(path);
@@ -76,6 +76,8 @@ absl::StatusOr<CompileOptions> MakeCompileOptions(const Module& module) {
   options.max_while_iterations = absl::GetFlag(FLAGS_max_while_iterations);
   return options;
 }
+
+namespace {
 
 absl::StatusOr<ArgumentSources> MakeArgumentSources(int64_t device_count) {
   ArgumentSources sources;
