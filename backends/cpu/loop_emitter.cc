@@ -285,7 +285,7 @@ std::string KernelWriter::ComputeConstant(const Instruction* constant,
                               : bits <= 16 ? "uint16_t"
                               : bits <= 32 ? "uint32_t"
                                            : "uint64_t";
-  const std::string array = Fresh("c");
+  const std::string array = absl::StrCat(name_, "_", Fresh("c"));
   std::vector<std::string> values;
   for (int64_t i = 0; i < literal.element_count(); ++i) {
     values.push_back(absl::StrCat(literal.GetBits(i), "u"));

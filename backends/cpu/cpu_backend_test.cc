@@ -1,0 +1,309 @@
+// The CPU backend against the reference evaluator: hand-written modules
+// for each lowering (flat and indexed kernels, reductions, dot, fallback),
+// zero-sized and degenerate shapes, non-default entry layouts, and every
+// XLA dump of compiler/text/xla_dumps on random arguments.
+#include "backends/cpu/cpu_backend.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "backends/reference/reference_backend.h"
+#include "compiler/text/parser.h"
+#include "compiler/text/xla_dumps/dump_files.h"
+#include "gtest/gtest.h"
+#include "tools/cli/run_args.h"
+#include "tools/conform/compare.h"
+#include "tools/conform/tolerance.h"
+
+namespace kiln::cpu {
+namespace {
+
+class CpuBackendTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const char* tmp = std::getenv("TEST_TMPDIR");
+    setenv("KILN_CACHE_DIR", tmp != nullptr ? tmp : "/tmp/kiln-test-cache", 1);
+  }
+};
+
+std::unique_ptr<Module> Parse(const std::string& text) {
+  ParseOptions options;
+  options.check_shapes = false;
+  absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(text, options);
+  EXPECT_TRUE(module.ok()) << module.status();
+  return module.ok() ? *std::move(module) : nullptr;
+}
+
+// Runs `module` on both backends with random arguments drawn from `seed`
+// and compares under the conformance suite's default tolerance. Returns
+// the cpu executable's stats.
+std::string ExpectSameAsReference(const Module& module, uint64_t seed,
+                                  const std::string& what) {
+  CpuBackend cpu;
+  ReferenceBackend reference;
+  absl::StatusOr<std::unique_ptr<Executable>> native = cpu.Compile(module, {});
+  absl::StatusOr<std::unique_ptr<Executable>> oracle =
+      reference.Compile(module, {});
+  if (!oracle.ok()) return "";  // Not runnable at all: nothing to compare.
+  EXPECT_TRUE(native.ok()) << what << ": " << native.status();
+  if (!native.ok()) return "";
+  std::mt19937_64 generator(seed);
+  std::vector<Literal> arguments;
+  for (const Shape& shape : (*oracle)->parameter_shapes()) {
+    absl::StatusOr<Literal> argument = cli::RandomLiteral(shape, generator);
+    EXPECT_TRUE(argument.ok()) << argument.status();
+    if (!argument.ok()) return "";
+    arguments.push_back(*std::move(argument));
+  }
+  absl::StatusOr<Literal> expected = (*oracle)->Run(arguments);
+  absl::StatusOr<Literal> actual = (*native)->Run(arguments);
+  if (!expected.ok()) {
+    EXPECT_FALSE(actual.ok())
+        << what << ": the evaluator refused it (" << expected.status() << ")";
+    return "";
+  }
+  EXPECT_TRUE(actual.ok()) << what << ": " << actual.status();
+  if (!actual.ok()) return "";
+  conform::Comparison comparison =
+      conform::CompareLiterals(*expected, *actual, [&](ElementType type) {
+        return conform::DefaultTolerance(module, type);
+      });
+  EXPECT_TRUE(comparison.ok) << what << ":\n" << comparison.report;
+  absl::StatusOr<std::string> stats = (*native)->Emit("stats");
+  return stats.ok() ? *stats : "";
+}
+
+void ExpectSameAsReference(const std::string& text, uint64_t seed = 1) {
+  std::unique_ptr<Module> module = Parse(text);
+  ASSERT_NE(module, nullptr);
+  ExpectSameAsReference(*module, seed, text);
+}
+
+TEST_F(CpuBackendTest, ElementwiseChainIsOneFlatKernel) {
+  std::unique_ptr<Module> module = Parse(R"(
+HloModule m
+ENTRY e {
+  x = f32[64,33] parameter(0)
+  y = f32[64,33] parameter(1)
+  m = f32[64,33] multiply(x, y)
+  c = f32[] constant(-0.5)
+  b = f32[64,33] broadcast(c), dimensions={}
+  a = f32[64,33] add(m, b)
+  ROOT t = f32[64,33] tanh(a)
+})");
+  ASSERT_NE(module, nullptr);
+  const std::string stats = ExpectSameAsReference(*module, 7, "chain");
+  EXPECT_NE(stats.find("fallback instructions: 0"), std::string::npos) << stats;
+  EXPECT_NE(stats.find("kernels: 1"), std::string::npos) << stats;
+}
+
+TEST_F(CpuBackendTest, IndexOpsMatchTheEvaluator) {
+  ExpectSameAsReference(R"(
+HloModule m
+ENTRY e {
+  x = f32[4,6] parameter(0)
+  t = f32[6,4] transpose(x), dimensions={1,0}
+  r = f32[6,4] reverse(t), dimensions={0}
+  s = f32[3,4] slice(r), slice={[1:6:2], [0:4]}
+  z = f32[] constant(7)
+  p = f32[6,9] pad(s, z), padding=1_2_1x-1_2_2
+  i = s32[6,9] iota(), iota_dimension=1
+  f = f32[6,9] convert(i)
+  c = f32[12,9] concatenate(p, f), dimensions={0}
+  q = f32[36,3] reshape(c)
+  ROOT n = f32[36,3] negate(q)
+})");
+}
+
+TEST_F(CpuBackendTest, IntegerEdgeCasesFollowTheSpec) {
+  // x / 0, INT_MIN / -1, shifts by at least the bit width, float to int
+  // saturation and NaN to 0.
+  ExpectSameAsReference(R"(
+HloModule m
+ENTRY e {
+  a = s32[6] constant({7, -7, -2147483648, 5, 0, 1})
+  b = s32[6] constant({0, 0, -1, 40, -1, 31})
+  d = s32[6] divide(a, b)
+  r = s32[6] remainder(a, b)
+  l = s32[6] shift-left(a, b)
+  s = s32[6] shift-right-arithmetic(a, b)
+  f = f32[6] constant({nan, inf, -inf, 3e9, -3e9, -0.5})
+  g = s32[6] convert(f)
+  u = u8[6] convert(f)
+  ROOT t = (s32[6], s32[6], s32[6], s32[6], s32[6], u8[6]) tuple(d, r, l, s, g, u)
+})");
+}
+
+TEST_F(CpuBackendTest, ZeroSizedAndDegenerateShapes) {
+  ExpectSameAsReference(R"(
+HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  x = f32[0,5] parameter(0)
+  y = f32[1,1,7] parameter(1)
+  n = f32[0,5] negate(x)
+  z = f32[] constant(0)
+  r = f32[5] reduce(x, z), dimensions={0}, to_apply=add
+  e = f32[1,1,7] exponential(y)
+  q = f32[7] reduce(e, z), dimensions={0,1}, to_apply=add
+  ROOT t = (f32[0,5], f32[5], f32[7]) tuple(n, r, q)
+})");
+}
+
+TEST_F(CpuBackendTest, NonDefaultEntryLayouts) {
+  ExpectSameAsReference(R"(
+HloModule m, entry_computation_layout={(f32[3,5]{0,1}, f32[5,3]{1,0})->f32[3,5]{0,1}}
+ENTRY e {
+  x = f32[3,5]{0,1} parameter(0)
+  y = f32[5,3]{1,0} parameter(1)
+  t = f32[3,5]{0,1} transpose(y), dimensions={1,0}
+  ROOT a = f32[3,5]{0,1} add(x, t)
+})");
+}
+
+TEST_F(CpuBackendTest, DotsCallTheLibrary) {
+  std::unique_ptr<Module> module = Parse(R"(
+HloModule m
+ENTRY e {
+  x = f32[2,3,4] parameter(0)
+  y = f32[2,5,4] parameter(1)
+  ROOT d = f32[2,3,5] dot(x, y), lhs_batch_dims={0}, rhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_contracting_dims={2}
+})");
+  ASSERT_NE(module, nullptr);
+  const std::string stats = ExpectSameAsReference(*module, 3, "batched dot");
+  EXPECT_NE(stats.find("library calls: 1"), std::string::npos) << stats;
+}
+
+TEST_F(CpuBackendTest, FallbacksAreCountedAndNamed) {
+  std::unique_ptr<Module> module = Parse(R"(
+HloModule m
+lt {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT c = pred[] compare(a, b), direction=LT
+}
+ENTRY e {
+  x = f32[9] parameter(0)
+  ROOT s = f32[9] sort(x), dimensions={0}, to_apply=lt
+})");
+  ASSERT_NE(module, nullptr);
+  const std::string stats = ExpectSameAsReference(*module, 5, "sort");
+  EXPECT_NE(stats.find("fallback sort: 1"), std::string::npos) << stats;
+}
+
+TEST_F(CpuBackendTest, ControlFlowAndTuplesRunThroughFallbacks) {
+  ExpectSameAsReference(R"(
+HloModule m
+cond {
+  p = (s32[], f32[4]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  n = s32[] constant(5)
+  ROOT c = pred[] compare(i, n), direction=LT
+}
+body {
+  p = (s32[], f32[4]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  v = f32[4] get-tuple-element(p), index=1
+  one = s32[] constant(1)
+  j = s32[] add(i, one)
+  w = f32[4] add(v, v)
+  ROOT t = (s32[], f32[4]) tuple(j, w)
+}
+ENTRY e {
+  x = f32[4] parameter(0)
+  z = s32[] constant(0)
+  t = (s32[], f32[4]) tuple(z, x)
+  r = (s32[], f32[4]) while(t), condition=cond, body=body
+  ROOT v = f32[4] get-tuple-element(r), index=1
+})");
+}
+
+TEST_F(CpuBackendTest, EveryXlaDumpMatchesTheEvaluator) {
+  const std::vector<std::string> files = DumpFiles();
+  EXPECT_GE(files.size(), 90u);
+  for (const std::string& path : files) {
+    ParseOptions options;
+    options.filename = path;
+    absl::StatusOr<std::unique_ptr<Module>> module =
+        ParseModule(ReadDump(path), options);
+    ASSERT_TRUE(module.ok()) << module.status();
+    ExpectSameAsReference(**module, 11, path);
+  }
+}
+
+TEST_F(CpuBackendTest, WarmCompilesHitTheCacheAndCorruptEntriesAreRebuilt) {
+  const std::string source =
+      "extern \"C\" int kiln_probe() { return 42; }\n// cache test\n";
+  KernelCompilerOptions options;
+  options.cache_dir = absl::StrCat(std::getenv("KILN_CACHE_DIR"), "/probe");
+  KernelBuildStats cold, warm, repaired;
+  std::string path;
+  {
+    auto library = BuildKernelLibrary(source, options, &cold);
+    ASSERT_TRUE(library.ok()) << library.status();
+    EXPECT_FALSE(cold.cache_hit);
+    auto probe = reinterpret_cast<int (*)()>((*library)->Find("kiln_probe"));
+    ASSERT_NE(probe, nullptr);
+    EXPECT_EQ(probe(), 42);
+  }
+  {
+    auto library = BuildKernelLibrary(source, options, &warm);
+    ASSERT_TRUE(library.ok()) << library.status();
+    EXPECT_TRUE(warm.cache_hit);
+    EXPECT_EQ(warm.path, cold.path);
+  }
+  {
+    std::fstream entry(cold.path,
+                       std::ios::in | std::ios::out | std::ios::binary);
+    entry.seekp(100);
+    entry.write("garbage!", 8);
+  }
+  auto library = BuildKernelLibrary(source, options, &repaired);
+  ASSERT_TRUE(library.ok()) << library.status();
+  EXPECT_FALSE(repaired.cache_hit);
+  EXPECT_TRUE(repaired.rebuilt_corrupt_entry);
+  auto probe = reinterpret_cast<int (*)()>((*library)->Find("kiln_probe"));
+  ASSERT_NE(probe, nullptr);
+  EXPECT_EQ(probe(), 42);
+}
+
+TEST_F(CpuBackendTest, AMissingHostCompilerSaysWhichVariableToSet) {
+  setenv("KILN_CXX", "/nonexistent/c++", 1);
+  auto library = BuildKernelLibrary("// nothing\n", {});
+  unsetenv("KILN_CXX");
+  ASSERT_FALSE(library.ok());
+  EXPECT_NE(library.status().message().find("KILN_CXX"), std::string::npos)
+      << library.status();
+}
+
+TEST_F(CpuBackendTest, EmitShowsEachStage) {
+  std::unique_ptr<Module> module = Parse(R"(
+HloModule m
+ENTRY e {
+  x = f32[8] parameter(0)
+  ROOT n = f32[8] negate(x)
+})");
+  ASSERT_NE(module, nullptr);
+  CpuBackend cpu;
+  absl::StatusOr<std::unique_ptr<Executable>> executable =
+      cpu.Compile(*module, {});
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  absl::StatusOr<std::string> cpp = (*executable)->Emit("cpp");
+  ASSERT_TRUE(cpp.ok());
+  EXPECT_NE(cpp->find("kiln::eval::NegateOp{32}"), std::string::npos);
+  absl::StatusOr<std::string> thunks = (*executable)->Emit("thunks");
+  ASSERT_TRUE(thunks.ok());
+  EXPECT_NE(thunks->find("kernel kiln_kernel_0"), std::string::npos);
+  EXPECT_FALSE((*executable)->Emit("llvm").ok());
+}
+
+}  // namespace
+}  // namespace kiln::cpu
