@@ -102,14 +102,19 @@ std::unique_ptr<PassPipeline> BackendPipelineOrFailingPass(
 // until backends/cpu and backends/gpu exist and register their own (the
 // layout constraints "cpu" and "gpu" live in layout_constraints.cc). CPU
 // keeps fusions smaller (one loop nest per fusion, little register
-// pressure to win); GPU takes the default limits (each fusion is a kernel
-// launch saved).
+// pressure to win) and leaves dot to its library call; GPU takes the default
+// limits (each fusion is a kernel launch saved).
 const bool kCpuFusionPolicyRegistered =
     FusionPolicyRegistry::Global().Register("cpu", [] {
       FusionLimits limits;
       limits.max_instructions = 64;
       limits.max_operands = 32;
-      return std::make_unique<DefaultFusionPolicy>("cpu", limits);
+      auto policy = std::make_unique<DefaultFusionPolicy>("cpu", limits);
+      // The CPU backend calls a library (Eigen's GEMM) for dot and keeps
+      // its elementwise consumers in loop kernels of their own, as XLA's
+      // CPU backend does: no output fusion.
+      policy->set_output_fusion(false);
+      return policy;
     });
 const bool kGpuFusionPolicyRegistered = FusionPolicyRegistry::Global().Register(
     "gpu", [] { return std::make_unique<DefaultFusionPolicy>("gpu"); });

@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "backends/cpu/loop_emitter.h"
 #include "backends/cpu/lowering.h"
 #include "compiler/evaluator/evaluator.h"
 #include "compiler/evaluator/kernel.h"
@@ -45,8 +46,9 @@ class CpuExecutable : public Executable {
     if (!program.ok()) return program.status();
     program_ = *std::move(program);
     if (program_->kernel_source.empty()) return absl::OkStatus();
-    absl::StatusOr<std::shared_ptr<KernelLibrary>> library = BuildKernelLibrary(
-        program_->kernel_source, compiler_options, &build_stats_);
+    absl::StatusOr<std::shared_ptr<KernelLibrary>> library =
+        BuildKernelLibrary(program_->kernel_source, compiler_options,
+                           &build_stats_, KernelPrelude());
     if (!library.ok()) return library.status();
     library_ = *std::move(library);
     for (const auto& thunk : program_->thunks) {
@@ -210,7 +212,7 @@ absl::StatusOr<std::string> CpuExecutable::Emit(absl::string_view what) const {
     if (program_ == nullptr || program_->kernel_source.empty()) {
       return std::string("// no generated kernels\n");
     }
-    return program_->kernel_source;
+    return absl::StrCat(KernelPrelude(), program_->kernel_source);
   }
   if (what == "thunks") {
     if (program_ == nullptr) {

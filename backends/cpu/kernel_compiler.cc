@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -140,6 +141,50 @@ bool EntryIsIntact(const std::string& path) {
          trailer.substr(kTrailerMagic.size()) == Fingerprint128(body);
 }
 
+bool IsClang(const std::string& identity) {
+  return identity.find("clang") != std::string::npos;
+}
+
+// The folder holding kiln_prelude.h and its precompiled form for this
+// compiler and these flags, made once per cache (in a private folder, then
+// renamed into place; a concurrent maker's folder is as good as ours).
+absl::StatusOr<std::string> PrecompiledPrelude(const std::string& compiler,
+                                               const std::string& identity,
+                                               std::vector<std::string> flags,
+                                               absl::string_view prelude,
+                                               const std::string& dir) {
+  flags.erase(std::remove(flags.begin(), flags.end(), "-shared"), flags.end());
+  const std::string key = Fingerprint128(
+      absl::StrCat(prelude, "\n", identity, "\n", absl::StrJoin(flags, " ")));
+  const std::string folder = absl::StrCat(dir, "/prelude-", key);
+  const std::string pch = absl::StrCat(folder, "/kiln_prelude.h",
+                                       IsClang(identity) ? ".pch" : ".gch");
+  if (access(pch.c_str(), R_OK) == 0) return folder;
+  std::string scratch = absl::StrCat(dir, "/tmp.XXXXXX");
+  if (mkdtemp(scratch.data()) == nullptr) {
+    return absl::PermissionDeniedError(
+        absl::StrCat("cannot create a temporary folder in ", dir));
+  }
+  {
+    std::ofstream out(scratch + "/kiln_prelude.h", std::ios::binary);
+    out << prelude;
+  }
+  std::vector<std::string> words = {ShellQuote(compiler)};
+  for (const std::string& flag : flags) words.push_back(ShellQuote(flag));
+  words.push_back("-x c++-header");
+  words.push_back(ShellQuote(scratch + "/kiln_prelude.h"));
+  words.push_back("-o " + ShellQuote(scratch + "/kiln_prelude.h" +
+                                     (IsClang(identity) ? ".pch" : ".gch")));
+  auto [status, output] = RunCommand(absl::StrJoin(words, " "));
+  if (status != 0 || std::rename(scratch.c_str(), folder.c_str()) != 0) {
+    RunCommand("rm -rf " + ShellQuote(scratch));
+    if (access(pch.c_str(), R_OK) == 0) return folder;
+    return absl::InternalError(
+        absl::StrCat("cannot precompile the kernel prelude: ", output));
+  }
+  return folder;
+}
+
 absl::Status Compile(const std::string& compiler,
                      const std::vector<std::string>& flags,
                      const std::string& source, const std::string& dir,
@@ -226,7 +271,7 @@ absl::StatusOr<std::string> FindHostCompiler() {
     return std::string(env);
   }
   const char* path = std::getenv("PATH");
-  for (absl::string_view name : {"clang++", "g++"}) {
+  for (absl::string_view name : {"g++", "clang++"}) {
     for (absl::string_view dir :
          absl::StrSplit(path != nullptr ? path : "/usr/bin", ':')) {
       if (dir.empty()) continue;
@@ -254,16 +299,16 @@ std::vector<std::string> KernelCompilerFlags(
 
 absl::StatusOr<std::shared_ptr<KernelLibrary>> BuildKernelLibrary(
     const std::string& source, const KernelCompilerOptions& options,
-    KernelBuildStats* stats) {
+    KernelBuildStats* stats, absl::string_view prelude) {
   KernelBuildStats local;
   if (stats == nullptr) stats = &local;
   absl::StatusOr<std::string> compiler = FindHostCompiler();
   if (!compiler.ok()) return compiler.status();
   absl::StatusOr<std::string> identity = CompilerIdentity(*compiler);
   if (!identity.ok()) return identity.status();
-  const std::vector<std::string> flags = KernelCompilerFlags(options);
-  const std::string key = Fingerprint128(
-      absl::StrCat(source, "\n", *identity, "\n", absl::StrJoin(flags, " ")));
+  std::vector<std::string> flags = KernelCompilerFlags(options);
+  const std::string key = Fingerprint128(absl::StrCat(
+      prelude, source, "\n", *identity, "\n", absl::StrJoin(flags, " ")));
   const std::string dir = CacheDir(options);
   const std::string entry = absl::StrCat(dir, "/", key, ".so");
   stats->path = entry;
@@ -281,7 +326,22 @@ absl::StatusOr<std::shared_ptr<KernelLibrary>> BuildKernelLibrary(
   }
   if (!stats->cache_hit) {
     const auto start = std::chrono::steady_clock::now();
-    if (absl::Status status = Compile(*compiler, flags, source, dir, entry);
+    // The prelude (standard headers, the shared functors) is most of a
+    // kernel's compile time: it is precompiled once per cache.
+    std::string text = absl::StrCat(prelude, source);
+    if (!prelude.empty()) {
+      absl::StatusOr<std::string> folder =
+          PrecompiledPrelude(*compiler, *identity, flags, prelude, dir);
+      if (folder.ok()) {
+        text = absl::StrCat("#include \"kiln_prelude.h\"\n", source);
+        flags.push_back("-I" + *folder);
+        if (IsClang(*identity)) {
+          flags.push_back("-include-pch");
+          flags.push_back(*folder + "/kiln_prelude.h.pch");
+        }
+      }
+    }
+    if (absl::Status status = Compile(*compiler, flags, text, dir, entry);
         !status.ok()) {
       return status;
     }

@@ -53,7 +53,7 @@ class KernelLibrary {
   void* handle_;
 };
 
-// The host compiler: $KILN_CXX, else clang++ or g++ found on PATH. An
+// The host compiler: $KILN_CXX, else g++ or clang++ found on PATH. An
 // error that says to set KILN_CXX when there is none.
 absl::StatusOr<std::string> FindHostCompiler();
 
@@ -61,11 +61,14 @@ absl::StatusOr<std::string> FindHostCompiler();
 // contraction of a*b+c into an FMA).
 std::vector<std::string> KernelCompilerFlags(const KernelCompilerOptions& o);
 
-// Compiles `source` (or takes it from the cache) and loads it. Errors carry
-// the compiler's output.
+// Compiles `prelude` followed by `source` (or takes the result from the
+// cache) and loads it. A non-empty prelude is precompiled once per cache
+// (a GCC .gch or Clang .pch beside a copy of it) and included, which makes
+// small kernels several times faster to compile; if that fails the text is
+// compiled whole. Errors carry the compiler's output.
 absl::StatusOr<std::shared_ptr<KernelLibrary>> BuildKernelLibrary(
     const std::string& source, const KernelCompilerOptions& options,
-    KernelBuildStats* stats = nullptr);
+    KernelBuildStats* stats = nullptr, absl::string_view prelude = "");
 
 // 32 hex digits: a stable 128-bit fingerprint (two FNV-1a lanes with a
 // final mix). Not cryptographic: it guards against accidents, not attacks.

@@ -363,7 +363,7 @@ absl::StatusOr<std::unique_ptr<Program>> Lowerer::Run() {
   program_->stats.arena_bytes = placement.arena_bytes;
   program_->stats.unshared_bytes = placement.unshared_bytes;
   if (!kernels_.empty()) {
-    program_->kernel_source = absl::StrCat(KernelPrelude(), kernels_);
+    program_->kernel_source = kernels_;
   }
   return std::move(program_);
 }

@@ -37,8 +37,8 @@ struct Program {
   std::vector<BufferSlot> slots;
   std::vector<std::unique_ptr<Thunk>> thunks;
   ValueTree result;
-  // The generated translation unit (prelude included); empty without
-  // kernels.
+  // The generated kernels (the translation unit is KernelPrelude() followed
+  // by this text); empty without kernels.
   std::string kernel_source;
   LoweringStats stats;
 };
