@@ -113,6 +113,22 @@ TEST(CollectivePermuteInPlaceTest, AnUntargetedDeviceKeepsItsOutput) {
                 Printed("f32[4,2] {{1, 0}, {0, 0}, {0, 0}, {0, 0}}")}));
 }
 
+// The -start/-done form of the in-place op: an untargeted device's result
+// is its output buffer, not zeros of the whole start tuple.
+TEST(CollectivePermuteInPlaceTest, StartFormUntargetedDeviceKeepsItsOutput) {
+  const std::string hlo = PermuteModule(
+      2,
+      "  start = (s32[], s32[]) tuple(c0, c0)\n"
+      "  s = (f32[2,2], f32[4,2], u32[], u32[]) collective-permute-start("
+      "input, output, start, start), source_target_pairs={{0,1}}, "
+      "slice_sizes={{1,1}}\n"
+      "  ROOT r = f32[4,2] collective-permute-done(s)");
+  EXPECT_EQ(RunOn(hlo, 2),
+            (std::vector<std::string>{
+                Printed("f32[4,2] {{0, 0}, {0, 0}, {0, 0}, {0, 0}}"),
+                Printed("f32[4,2] {{1, 0}, {0, 0}, {0, 0}, {0, 0}}")}));
+}
+
 TEST(CollectivePermuteInPlaceTest, OutOfBoundsSlicesAreErrors) {
   const std::string hlo = PermuteModule(
       2,

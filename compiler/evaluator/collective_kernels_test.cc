@@ -278,6 +278,27 @@ TEST(CollectivePermuteTest, StartDoneForm) {
   EXPECT_EQ(RunOn(hlo, 2, 1), (Texts{"f32[2] {2, 20}", "f32[2] {1, 10}"}));
 }
 
+// A device no pair targets gets zeros of the start's result element, not of
+// the whole (input, output, u32[], u32[]) tuple.
+TEST(CollectivePermuteTest, StartDoneFormUntargetedDeviceGetsZeros) {
+  const std::string hlo = ReplicaValue(
+      "HloModule m, replica_count=3",
+      "  s = (f32[2], f32[2], u32[], u32[]) collective-permute-start(x), "
+      "source_target_pairs={{0,1}}\n"
+      "  ROOT d = f32[2] collective-permute-done(s)");
+  EXPECT_EQ(RunOn(hlo, 3, 1),
+            (Texts{"f32[2] {0, 0}", "f32[2] {1, 10}", "f32[2] {0, 0}"}));
+  // The start's own value keeps the input in element 0.
+  const std::string start = ReplicaValue(
+      "HloModule m, replica_count=2",
+      "  ROOT s = (f32[2], f32[2], u32[], u32[]) collective-permute-start(x), "
+      "source_target_pairs={{1,0}}");
+  EXPECT_EQ(
+      RunOn(start, 2, 1),
+      (Texts{"(f32[2], f32[2], u32[], u32[]) ( {1, 10}, {2, 20}, 0, 0 )",
+             "(f32[2], f32[2], u32[], u32[]) ( {2, 20}, {0, 0}, 0, 0 )"}));
+}
+
 // XLA's combined form: several arrays permuted together, one tuple result;
 // an untargeted device gets zeros in every element.
 TEST(CollectivePermuteTest, CombinedFormPermutesEachOperand) {
