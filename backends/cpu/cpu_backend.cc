@@ -8,6 +8,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/synchronization/mutex.h"
 #include "backends/cpu/loop_emitter.h"
 #include "backends/cpu/lowering.h"
 #include "compiler/evaluator/evaluator.h"
@@ -113,15 +115,63 @@ class CpuExecutable : public Executable {
   absl::StatusOr<std::string> Emit(absl::string_view what) const override;
 
  private:
-  absl::StatusOr<Literal> RunProgram(absl::Span<const Literal> arguments) {
-    const int64_t arena_bytes =
-        (program_->stats.arena_bytes + 63) / 64 * 64 + 64;
-    std::unique_ptr<uint8_t, FreeDeleter> arena(
-        static_cast<uint8_t*>(std::aligned_alloc(64, arena_bytes)));
-    if (arena == nullptr) {
-      return absl::ResourceExhaustedError(absl::StrCat(
-          "cannot allocate the ", arena_bytes, "-byte arena of an execution"));
+  // The leaf of `literal` at `path`.
+  static Literal* Leaf(Literal& literal, const std::vector<int64_t>& path) {
+    Literal* leaf = &literal;
+    for (int64_t index : path) leaf = &(*leaf->mutable_tuple_elements())[index];
+    return leaf;
+  }
+
+  // Copies into `result` the leaves not written in place (parameters,
+  // constants, and a value that appears at several paths).
+  void FillResult(const ValueTree& tree, std::vector<int64_t>& path,
+                  const RunState& state, Literal& result) const {
+    if (tree.slot >= 0) {
+      const BufferSlot& slot = program_->slots[tree.slot];
+      if (slot.kind == BufferSlot::Kind::kResult && slot.path == path) return;
+      absl::Span<uint8_t> data = Leaf(result, path)->mutable_data();
+      if (!data.empty()) {
+        std::memcpy(data.data(), state.addresses[tree.slot], data.size());
+      }
+      return;
     }
+    for (size_t i = 0; i < tree.elements.size(); ++i) {
+      path.push_back(i);
+      FillResult(tree.elements[i], path, state, result);
+      path.pop_back();
+    }
+  }
+
+  // Arenas are kept for later executions, so that a run does not pay for
+  // fresh pages; each execution has one to itself.
+  std::unique_ptr<uint8_t, FreeDeleter> TakeArena() {
+    {
+      absl::MutexLock lock(&arena_mutex_);
+      if (!arenas_.empty()) {
+        std::unique_ptr<uint8_t, FreeDeleter> arena = std::move(arenas_.back());
+        arenas_.pop_back();
+        return arena;
+      }
+    }
+    const int64_t bytes = (program_->stats.arena_bytes + 63) / 64 * 64 + 64;
+    return std::unique_ptr<uint8_t, FreeDeleter>(
+        static_cast<uint8_t*>(std::aligned_alloc(64, bytes)));
+  }
+  void ReturnArena(std::unique_ptr<uint8_t, FreeDeleter> arena) {
+    absl::MutexLock lock(&arena_mutex_);
+    arenas_.push_back(std::move(arena));
+  }
+
+  absl::StatusOr<Literal> RunProgram(absl::Span<const Literal> arguments) {
+    std::unique_ptr<uint8_t, FreeDeleter> arena = TakeArena();
+    if (arena == nullptr) {
+      return absl::ResourceExhaustedError(
+          absl::StrCat("cannot allocate the ", program_->stats.arena_bytes,
+                       "-byte arena of an execution"));
+    }
+    absl::StatusOr<Literal> result =
+        Literal::Create(result_shape_, eval_options_.max_literal_bytes);
+    if (!result.ok()) return result.status();
     RunState state;
     state.addresses.resize(program_->slots.size());
     for (size_t i = 0; i < program_->slots.size(); ++i) {
@@ -130,6 +180,9 @@ class CpuExecutable : public Executable {
       switch (slot.kind) {
         case BufferSlot::Kind::kArena:
           state.addresses[i] = arena.get() + slot.offset;
+          continue;
+        case BufferSlot::Kind::kResult:
+          state.addresses[i] = Leaf(*result, slot.path)->mutable_data().data();
           continue;
         case BufferSlot::Kind::kParameter:
           literal = &arguments[slot.parameter];
@@ -145,12 +198,16 @@ class CpuExecutable : public Executable {
     }
     eval::EvalContext context(*module_, eval_options_);
     state.eval = &context;
+    absl::Status status = absl::OkStatus();
     for (const auto& thunk : program_->thunks) {
-      if (absl::Status status = thunk->Run(state); !status.ok()) {
-        return status;
-      }
+      status = thunk->Run(state);
+      if (!status.ok()) break;
     }
-    return ReadValue(program_->result, result_shape_, state);
+    ReturnArena(std::move(arena));
+    if (!status.ok()) return status;
+    std::vector<int64_t> path;
+    FillResult(program_->result, path, state, *result);
+    return result;
   }
 
   std::string Stats() const;
@@ -162,6 +219,9 @@ class CpuExecutable : public Executable {
   EvalOptions eval_options_;
   std::unique_ptr<Program> program_;
   std::shared_ptr<KernelLibrary> library_;
+  absl::Mutex arena_mutex_;
+  std::vector<std::unique_ptr<uint8_t, FreeDeleter>> arenas_
+      ABSL_GUARDED_BY(arena_mutex_);
   KernelBuildStats build_stats_;
   std::string whole_module_reason_;
   double pipeline_seconds_ = 0;
@@ -222,9 +282,14 @@ absl::StatusOr<std::string> CpuExecutable::Emit(absl::string_view what) const {
     std::string out;
     for (size_t i = 0; i < program_->slots.size(); ++i) {
       const BufferSlot& slot = program_->slots[i];
-      if (slot.kind != BufferSlot::Kind::kArena) continue;
-      absl::StrAppend(&out, "slot ", i, ": arena[", slot.offset, ", +",
-                      slot.bytes, ") ", slot.shape.ToString(false), "\n");
+      if (slot.kind == BufferSlot::Kind::kArena) {
+        absl::StrAppend(&out, "slot ", i, ": arena[", slot.offset, ", +",
+                        slot.bytes, ") ", slot.shape.ToString(false), "\n");
+      } else if (slot.kind == BufferSlot::Kind::kResult) {
+        absl::StrAppend(&out, "slot ", i, ": result{",
+                        absl::StrJoin(slot.path, ","), "} ",
+                        slot.shape.ToString(false), "\n");
+      }
     }
     for (size_t i = 0; i < program_->thunks.size(); ++i) {
       absl::StrAppend(&out, i, ": ", program_->thunks[i]->ToString(), "\n");

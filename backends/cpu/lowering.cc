@@ -338,16 +338,23 @@ absl::StatusOr<std::unique_ptr<Program>> Lowerer::Run() {
     if (absl::Status status = Lower(instruction); !status.ok()) return status;
   }
   program_->result = values_.at(entry->root());
-  // The result's arena slots live to the end.
-  std::vector<const ValueTree*> pending = {&program_->result};
+  // The result's arena slots are written in place in the result literal:
+  // each at the first path it appears at (a later path gets a copy).
+  std::vector<std::pair<const ValueTree*, std::vector<int64_t>>> pending = {
+      {&program_->result, {}}};
   while (!pending.empty()) {
-    const ValueTree* tree = pending.back();
+    auto [tree, path] = std::move(pending.back());
     pending.pop_back();
     if (tree->slot >= 0 &&
         program_->slots[tree->slot].kind == BufferSlot::Kind::kArena) {
-      intervals_[tree->slot].live_out = true;
+      program_->slots[tree->slot].kind = BufferSlot::Kind::kResult;
+      program_->slots[tree->slot].path = path;
     }
-    for (const ValueTree& element : tree->elements) pending.push_back(&element);
+    for (size_t i = 0; i < tree->elements.size(); ++i) {
+      std::vector<int64_t> inner = path;
+      inner.push_back(i);
+      pending.push_back({&tree->elements[i], std::move(inner)});
+    }
   }
   std::vector<BufferInterval> arena;
   std::vector<int64_t> arena_slots;

@@ -24,7 +24,9 @@ namespace kiln::cpu {
 // Where an array's bytes live during an execution. Storage is the
 // literal's: logical row-major, ElementTypeInfo::storage_bytes an element.
 struct BufferSlot {
-  enum class Kind { kArena, kParameter, kConstant };
+  // kResult: written in place in the result literal (a value of the root
+  // that no other step overwrites), at `path` inside it.
+  enum class Kind { kArena, kParameter, kConstant, kResult };
   Kind kind = Kind::kArena;
   Shape shape;
   int64_t bytes = 0;

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -14,6 +15,7 @@
 
 #include "absl/flags/declare.h"
 #include "absl/flags/flag.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
@@ -358,6 +360,33 @@ int RunSelected(const Loaded& loaded, const std::vector<size_t>& selected,
   return Finish(summary, run.abandoned_threads);
 }
 
+// Under `bazel test` with shard_count = N (TEST_TOTAL_SHARDS, and
+// TEST_SHARD_INDEX for this shard), keeps every N-th selected case, so that
+// a backend's suite spreads over N machines; tells Bazel that sharding is
+// understood (TEST_SHARD_STATUS_FILE).
+absl::Status KeepShard(std::vector<size_t>& selected) {
+  const char* total_text = std::getenv("TEST_TOTAL_SHARDS");
+  if (total_text == nullptr || *total_text == '\0') return absl::OkStatus();
+  int64_t total = 0, index = 0;
+  const char* index_text = std::getenv("TEST_SHARD_INDEX");
+  if (!absl::SimpleAtoi(total_text, &total) || total < 1 ||
+      index_text == nullptr || !absl::SimpleAtoi(index_text, &index) ||
+      index < 0 || index >= total) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("bad TEST_TOTAL_SHARDS/TEST_SHARD_INDEX ('", total_text,
+                     "', '", index_text == nullptr ? "" : index_text, "')"));
+  }
+  if (const char* status = std::getenv("TEST_SHARD_STATUS_FILE")) {
+    std::ofstream(status).flush();
+  }
+  std::vector<size_t> mine;
+  for (size_t k = 0; k < selected.size(); ++k) {
+    if (static_cast<int64_t>(k % total) == index) mine.push_back(selected[k]);
+  }
+  selected = std::move(mine);
+  return absl::OkStatus();
+}
+
 int RunConform(const std::vector<std::string>& args) {
   const auto start = std::chrono::steady_clock::now();
   std::vector<std::string> paths = args;
@@ -376,6 +405,10 @@ int RunConform(const std::vector<std::string>& args) {
       SelectCases(loaded->cases, loaded->traits);
   if (!selected.ok()) {
     WriteStderr(absl::StrCat("kiln conform: ", selected.status().message()));
+    return kExitUsage;
+  }
+  if (absl::Status status = KeepShard(*selected); !status.ok()) {
+    WriteStderr(absl::StrCat("kiln conform: ", status.message()));
     return kExitUsage;
   }
   const double limit = absl::GetFlag(FLAGS_time_limit);

@@ -5,6 +5,8 @@
 # The reports land in $TEST_UNDECLARED_OUTPUTS_DIR (bazel-testlogs/.../
 # test.outputs/) when Bazel provides it.
 set -eu
+# Kernel caches of compiling backends (cpu) stay inside the test sandbox.
+export KILN_CACHE_DIR="${KILN_CACHE_DIR:-${TEST_TMPDIR:-/tmp}/kiln-cache}"
 kiln=$1
 suite=$2
 shift 2
