@@ -169,6 +169,39 @@ ENTRY e {
 })");
 }
 
+TEST_F(CpuBackendTest, SoftmaxFusionsWithReducesRunNatively) {
+  // The cpu pipeline makes multi-output fusions of a reduce and its
+  // consumer (outputs of different dimensions): one loop nest per output.
+  std::unique_ptr<Module> module = Parse(R"(
+HloModule softmax
+max {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] maximum(a, b)
+}
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  x = f32[16,33] parameter(0)
+  ninf = f32[] constant(-inf)
+  m = f32[16] reduce(x, ninf), dimensions={1}, to_apply=max
+  mb = f32[16,33] broadcast(m), dimensions={0}
+  d = f32[16,33] subtract(x, mb)
+  ex = f32[16,33] exponential(d)
+  zero = f32[] constant(0)
+  s = f32[16] reduce(ex, zero), dimensions={1}, to_apply=add
+  sb = f32[16,33] broadcast(s), dimensions={0}
+  ROOT r = f32[16,33] divide(ex, sb)
+})");
+  ASSERT_NE(module, nullptr);
+  const std::string stats = ExpectSameAsReference(*module, 9, "softmax");
+  EXPECT_NE(stats.find("fallback instructions: 0"), std::string::npos)
+      << stats;
+}
+
 TEST_F(CpuBackendTest, DotsCallTheLibrary) {
   std::unique_ptr<Module> module = Parse(R"(
 HloModule m

@@ -1,5 +1,6 @@
 #include "backends/cpu/loop_emitter.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -196,6 +197,10 @@ class KernelWriter {
   std::string ComputeConcatenate(const Instruction* concat, const Index& index);
   std::string ComputeReduce(const Instruction* reduce, const Index& index);
   std::string ComputeConstant(const Instruction* constant, const Index& index);
+  // One loop nest over the outputs' common dimensions storing outputs
+  // `which` (every output when empty).
+  void EmitLoopNest(const std::vector<const Instruction*>& outputs,
+                    std::vector<size_t> which);
   // Row-major position of `index` in `shape`.
   std::string Linear(const Index& index, const Shape& shape) const;
   // The index of `shape` whose row-major position is `linear`.
@@ -233,7 +238,41 @@ class KernelWriter {
   // Parameters of an inlined reducer, bound to variables.
   absl::flat_hash_map<const Instruction*, std::string> bindings_;
   absl::flat_hash_map<const Instruction*, std::string> parameter_names_;
+  // Outputs already stored by an earlier loop nest, read from their buffer.
+  absl::flat_hash_map<const Instruction*, std::string> materialized_;
 };
+
+void KernelWriter::EmitLoopNest(const std::vector<const Instruction*>& outputs,
+                                std::vector<size_t> which) {
+  if (which.empty()) {
+    for (size_t k = 0; k < outputs.size(); ++k) which.push_back(k);
+  }
+  const Shape& shape = outputs[which[0]]->shape();
+  memo_.clear();
+  Index index;
+  depth_ = 1;
+  if (flat_) {
+    Line(absl::StrCat("for (int64_t i = 0; i < ", flat_count_, "; ++i) {"));
+    ++depth_;
+    if (shape.rank() > 0) index.assign(shape.rank(), "i");
+  } else {
+    for (int64_t d = 0; d < shape.rank(); ++d) {
+      index.push_back(absl::StrCat("i", d));
+      Line(absl::StrCat("for (int64_t i", d, " = 0; i", d, " < ",
+                        shape.dimension(d), "; ++i", d, ") {"));
+      ++depth_;
+    }
+  }
+  for (size_t k : which) {
+    const std::string value = Value(outputs[k], index);
+    Line(absl::StrCat("o", k, "[", Linear(index, outputs[k]->shape()),
+                      "] = ", value, ";"));
+  }
+  while (depth_ > 1) {
+    --depth_;
+    Line("}");
+  }
+}
 
 std::string KernelWriter::Linear(const Index& index, const Shape& shape) const {
   if (flat_) {
@@ -267,6 +306,11 @@ std::string KernelWriter::Value(const Instruction* instruction,
                                 const Index& index) {
   auto binding = bindings_.find(instruction);
   if (binding != bindings_.end()) return binding->second;
+  auto stored = materialized_.find(instruction);
+  if (stored != materialized_.end()) {
+    return absl::StrCat(stored->second, "[",
+                        Linear(index, instruction->shape()), "]");
+  }
   std::string key = absl::StrCat(reinterpret_cast<uintptr_t>(instruction), "@",
                                  absl::StrJoin(index, ","));
   auto found = memo_.find(key);
@@ -566,28 +610,34 @@ absl::StatusOr<std::string> KernelWriter::Write() {
     absl::StrAppend(&header, "  ", type, "* const o", k, " = static_cast<",
                     type, "*>(out[", k, "]);\n");
   }
-  Index index;
-  depth_ = 1;
-  if (flat_) {
-    Line(absl::StrCat("for (int64_t i = 0; i < ", *count, "; ++i) {"));
-    ++depth_;
-    if (shape.rank() > 0) index.assign(shape.rank(), "i");
+  bool same_dimensions = true;
+  for (const Instruction* output : outputs) {
+    same_dimensions &= output->shape().dimensions() == shape.dimensions();
+  }
+  if (same_dimensions) {
+    EmitLoopNest(outputs, {});
   } else {
-    for (int64_t d = 0; d < shape.rank(); ++d) {
-      index.push_back(absl::StrCat("i", d));
-      Line(absl::StrCat("for (int64_t i", d, " = 0; i", d, " < ",
-                        shape.dimension(d), "; ++i", d, ") {"));
-      ++depth_;
+    // Outputs of different dimensions (a reduce and its consumers in one
+    // multi-output fusion): one loop nest per output, in dependence
+    // order; later loops read earlier outputs from their buffers instead
+    // of computing them again per element.
+    flat_ = false;
+    absl::flat_hash_map<const Instruction*, size_t> position;
+    absl::StatusOr<std::vector<Instruction*>> post_order =
+        computation_.PostOrder();
+    if (!post_order.ok()) return post_order.status();
+    for (const Instruction* instruction : *post_order) {
+      position.emplace(instruction, position.size());
     }
-  }
-  for (size_t k = 0; k < outputs.size(); ++k) {
-    const std::string value = Value(outputs[k], index);
-    Line(absl::StrCat("o", k, "[", Linear(index, outputs[k]->shape()),
-                      "] = ", value, ";"));
-  }
-  while (depth_ > 1) {
-    --depth_;
-    Line("}");
+    std::vector<size_t> order(outputs.size());
+    for (size_t k = 0; k < order.size(); ++k) order[k] = k;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return position[outputs[a]] < position[outputs[b]];
+    });
+    for (size_t k : order) {
+      EmitLoopNest(outputs, {k});
+      materialized_.emplace(outputs[k], absl::StrCat("o", k));
+    }
   }
   return absl::StrCat(globals_, header, body_, "}\n");
 }
@@ -686,10 +736,6 @@ absl::Status CheckEmittable(const Computation& computation) {
     }
   }
   for (const Instruction* output : outputs) {
-    if (output->shape().dimensions() != outputs[0]->shape().dimensions()) {
-      return NotEmittable(*output,
-                          "outputs of different dimensions in one kernel");
-    }
     if (output->opcode() == Opcode::kParameter) {
       return NotEmittable(*output, "a parameter as a kernel output");
     }
