@@ -117,6 +117,19 @@ absl::Status CheckReduce(const Instruction& reduce) {
   return absl::OkStatus();
 }
 
+// A reducer that adds its two parameters, on a type other than pred.
+bool IsSum(const Computation& reducer) {
+  const Instruction* root = reducer.root();
+  if (root->opcode() != Opcode::kAdd ||
+      root->shape().element_type() == ElementType::kPred) {
+    return false;
+  }
+  const Instruction* a = root->operand(0);
+  const Instruction* b = root->operand(1);
+  return a != b && a->opcode() == Opcode::kParameter &&
+         b->opcode() == Opcode::kParameter;
+}
+
 // C++ spelling of a comparison direction.
 const char* CompareOperator(ComparisonDirection direction) {
   switch (direction) {
@@ -428,10 +441,18 @@ std::string KernelWriter::ComputeReduce(const Instruction* reduce,
   for (int64_t d : reduced) is_reduced[d] = true;
   size_t next = 0;
   int loops = 0;
+  const int64_t innermost =
+      reduced.empty() ? -1 : *std::max_element(reduced.begin(), reduced.end());
   for (int64_t d = 0; d < shape.rank(); ++d) {
     if (!is_reduced[d]) {
       operand_index[d] = index[next++];
       continue;
+    }
+    if (d == innermost && IsSum(reducer)) {
+      // Sums may be reassociated (the conformance tolerance of reductions
+      // allows it; integers wrap either way), so the innermost loop keeps
+      // one partial sum per vector lane.
+      Line(absl::StrCat("#pragma omp simd reduction(+:", acc, ")"));
     }
     const std::string r = Fresh("r");
     Line(absl::StrCat("for (int64_t ", r, " = 0; ", r, " < ",
