@@ -1,9 +1,12 @@
 #include "passes/layout_assignment.h"
 
+#include <memory>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "passes/layout_assignment_computation.h"
 #include "passes/layout_assignment_internal.h"
 
 namespace kiln {
@@ -111,13 +114,40 @@ absl::StatusOr<bool> ModuleAssigner::Run() {
 
 absl::Status ModuleAssigner::Assign(Computation* computation,
                                     const Request& request) {
-  if (!in_progress_.insert(computation).second) {
-    return PassError(absl::StrCat("computation ", computation->name(),
-                                  " calls itself (structure.call_graph)"));
+  // One assigner per computation in the chain being assigned; the top one
+  // runs until it is done or waits for a callee, which is pushed above it.
+  std::vector<std::unique_ptr<ComputationAssigner>> stack;
+  auto push = [&](Computation* callee, Request callee_request) {
+    if (!in_progress_.insert(callee).second) {
+      return PassError(absl::StrCat("computation ", callee->name(),
+                                    " calls itself (structure.call_graph)"));
+    }
+    stack.push_back(std::make_unique<ComputationAssigner>(
+        *this, callee, std::move(callee_request)));
+    return absl::OkStatus();
+  };
+  absl::Status status = push(computation, request);
+  while (status.ok() && !stack.empty()) {
+    absl::StatusOr<bool> done = stack.back()->Resume();
+    if (!done.ok()) {
+      status = done.status();
+    } else if (*done) {
+      Computation* finished = stack.back()->computation();
+      in_progress_.erase(finished);
+      Record(finished);
+      stack.pop_back();
+    } else {
+      ComputationAssigner::Wait wait = stack.back()->TakeWait();
+      status = push(wait.callee, std::move(wait.request));
+    }
   }
-  absl::Status status = AssignComputation(*this, computation, request);
-  in_progress_.erase(computation);
-  if (!status.ok()) return status;
+  for (const auto& assigner : stack) {
+    in_progress_.erase(assigner->computation());
+  }
+  return status;
+}
+
+void ModuleAssigner::Record(const Computation* computation) {
   Interface interface;
   for (const Instruction* parameter : computation->parameters()) {
     interface.parameters.push_back(parameter->shape());
@@ -126,7 +156,6 @@ absl::Status ModuleAssigner::Assign(Computation* computation,
     interface.result = computation->root()->shape();
   }
   assigned_[computation] = std::move(interface);
-  return absl::OkStatus();
 }
 
 const Interface* ModuleAssigner::Assigned(

@@ -222,15 +222,39 @@ Shape* ComputationAssigner::MutablePreferred(const Instruction& instruction,
   return info.preferred.get();
 }
 
-absl::Status ComputationAssigner::Run() {
-  absl::Status status = Prepare();
-  if (!status.ok()) return status;
-  CollectPreferences();
-  for (size_t i = 0; i < post_order_.size(); ++i) {
-    status = Process(post_order_[i], infos_[i]);
+absl::StatusOr<bool> ComputationAssigner::Resume() {
+  if (!prepared_) {
+    absl::Status status = Prepare();
     if (!status.ok()) return status;
+    CollectPreferences();
+    prepared_ = true;
   }
-  status = FinishRoot();
+  if (wait_.has_value()) {
+    return absl::InternalError("layout-assignment: resumed while waiting");
+  }
+  for (; next_ < post_order_.size(); ++next_) {
+    absl::Status status = Process(post_order_[next_], infos_[next_]);
+    if (!status.ok()) return status;
+    // Process re-runs this instruction once the callee is assigned.
+    if (wait_.has_value()) {
+      assigned_for_current_.insert(wait_->callee);
+      return false;
+    }
+    assigned_for_current_.clear();
+  }
+  absl::Status status = Finish();
+  if (!status.ok()) return status;
+  return true;
+}
+
+absl::Status ComputationAssigner::WaitFor(Computation* callee,
+                                          Request request) {
+  wait_ = Wait{callee, std::move(request)};
+  return absl::OkStatus();
+}
+
+absl::Status ComputationAssigner::Finish() {
+  absl::Status status = FinishRoot();
   if (!status.ok()) return status;
   status = ResolveRemaining();
   if (!status.ok()) return status;

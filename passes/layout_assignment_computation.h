@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -68,12 +69,39 @@ struct Info {
 class ComputationAssigner {
  public:
   ComputationAssigner(ModuleAssigner& module, Computation* computation,
-                      const Request& request)
-      : module_(module), computation_(computation), request_(request) {}
+                      Request request)
+      : module_(module),
+        computation_(computation),
+        request_(std::move(request)) {}
 
-  absl::Status Run();
+  // A callee that must be assigned before the assigner can go on.
+  struct Wait {
+    Computation* callee;
+    Request request;
+  };
+
+  // Runs until the computation is assigned (true) or until an instruction
+  // calls a computation not assigned yet (false; TakeWait() says which).
+  // The caller assigns that callee, then calls Resume again, which re-runs
+  // the waiting instruction's step; that step finds the callee assigned.
+  // Nesting is thus followed on the caller's explicit stack
+  // (ModuleAssigner::Assign), not by recursion: a chain of thousands of
+  // nested calls, whiles or conditionals cannot overflow the stack.
+  absl::StatusOr<bool> Resume();
+  Wait TakeWait() { return *std::exchange(wait_, std::nullopt); }
+  Computation* computation() const { return computation_; }
 
  private:
+  absl::Status Finish();
+  // Stops the current instruction's step until `callee` is assigned.
+  absl::Status WaitFor(Computation* callee, Request request);
+  // Whether `callee` was assigned while the current instruction waited:
+  // its interface is then the one this instruction asked for, and the
+  // re-run step must take it as its own fresh assignment (no clone).
+  bool AssignedForCurrent(const Computation* callee) const {
+    return assigned_for_current_.contains(callee);
+  }
+
   absl::Status Prepare();
   absl::Status PrepareInstruction(Instruction* instruction, Info& info);
   absl::Status CheckRequirement(const Instruction& instruction,
@@ -140,7 +168,13 @@ class ComputationAssigner {
 
   ModuleAssigner& module_;
   Computation* computation_;
-  const Request& request_;
+  const Request request_;
+  // Resume state: the next instruction (post-order position) to process,
+  // the callee it waits for, and the callees assigned for it so far.
+  bool prepared_ = false;
+  size_t next_ = 0;
+  std::optional<Wait> wait_;
+  absl::flat_hash_set<const Computation*> assigned_for_current_;
   std::vector<Instruction*> post_order_;
   // infos_[i] describes post_order_[i]; index_ maps an original
   // instruction to its position (instructions the pass adds have none).

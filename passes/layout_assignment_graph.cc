@@ -185,9 +185,7 @@ absl::Status ComputationAssigner::ProcessCall(Instruction* instruction,
       request.parameters.push_back(**shape);
     }
     request.preferred_root = PreferredShape(*instruction, info);
-    absl::Status status = module_.Assign(callee, request);
-    if (!status.ok()) return status;
-    interface = module_.Assigned(callee);
+    return WaitFor(callee, std::move(request));
   }
   for (int64_t k = 0; k < instruction->operand_count(); ++k) {
     absl::Status status = Require(instruction, k, interface->parameters[k]);
@@ -222,7 +220,7 @@ absl::Status ComputationAssigner::ProcessWhile(Instruction* instruction) {
   absl::StatusOr<const Shape*> init = Decided(instruction->operand(0));
   if (!init.ok()) return init.status();
   const Interface* assigned = module_.Assigned(body);
-  if (assigned != nullptr &&
+  if (assigned != nullptr && !AssignedForCurrent(body) &&
       !LayoutsMatch(assigned->result, assigned->parameters[0])) {
     absl::StatusOr<Computation*> clone = module_.Clone(body);
     if (!clone.ok()) return clone.status();
@@ -234,13 +232,12 @@ absl::Status ComputationAssigner::ProcessWhile(Instruction* instruction) {
     Request request;
     request.parameters = {**init};
     request.required_root = **init;
-    absl::Status status = module_.Assign(body, request);
-    if (!status.ok()) return status;
-    assigned = module_.Assigned(body);
+    return WaitFor(body, std::move(request));
   }
   const Shape state = assigned->parameters[0];
   const Interface* checked = module_.Assigned(condition);
-  if (checked != nullptr && !LayoutsMatch(checked->parameters[0], state)) {
+  if (checked != nullptr && !AssignedForCurrent(condition) &&
+      !LayoutsMatch(checked->parameters[0], state)) {
     absl::StatusOr<Computation*> clone = module_.Clone(condition);
     if (!clone.ok()) return clone.status();
     condition = *clone;
@@ -250,8 +247,7 @@ absl::Status ComputationAssigner::ProcessWhile(Instruction* instruction) {
   if (checked == nullptr) {
     Request request = KeepInterfaceRequest(*condition);
     request.parameters = {state};
-    absl::Status status = module_.Assign(condition, request);
-    if (!status.ok()) return status;
+    return WaitFor(condition, std::move(request));
   }
   absl::Status status = Require(instruction, 0, state);
   if (!status.ok()) return status;
@@ -288,8 +284,8 @@ absl::Status ComputationAssigner::ProcessConditional(Instruction* instruction,
                                     "(structure.call_signature)"));
     }
     const Interface* assigned = module_.Assigned(branch);
-    if (assigned != nullptr && result.has_value() &&
-        !LayoutsMatch(assigned->result, *result)) {
+    if (assigned != nullptr && !AssignedForCurrent(branch) &&
+        result.has_value() && !LayoutsMatch(assigned->result, *result)) {
       absl::StatusOr<Computation*> clone = module_.Clone(branch);
       if (!clone.ok()) return clone.status();
       branch = branches[i] = *clone;
@@ -312,9 +308,7 @@ absl::Status ComputationAssigner::ProcessConditional(Instruction* instruction,
       } else {
         request.preferred_root = PreferredShape(*instruction, info);
       }
-      absl::Status status = module_.Assign(branch, request);
-      if (!status.ok()) return status;
-      assigned = module_.Assigned(branch);
+      return WaitFor(branch, std::move(request));
     }
     if (!result.has_value()) result = assigned->result;
     absl::Status status = Require(instruction, i + 1, assigned->parameters[0]);
@@ -412,11 +406,6 @@ absl::Status ComputationAssigner::RewriteBitcasts() {
     if (!status.ok()) return status;
   }
   return absl::OkStatus();
-}
-
-absl::Status AssignComputation(ModuleAssigner& module, Computation* computation,
-                               const Request& request) {
-  return ComputationAssigner(module, computation, request).Run();
 }
 
 }  // namespace layout_internal

@@ -42,8 +42,10 @@ class ModuleAssigner {
   // Assigns every computation; returns whether anything changed.
   absl::StatusOr<bool> Run();
 
-  // Assigns `computation` (not yet assigned) as `request` asks; recursion
-  // through calls is an error.
+  // Assigns `computation` (not yet assigned) as `request` asks, and the
+  // callees it reaches first; recursion through calls is an error. The
+  // callees are assigned from an explicit stack (no recursion per nesting
+  // level).
   absl::Status Assign(Computation* computation, const Request& request);
   // The interface of an assigned computation, or null.
   const Interface* Assigned(const Computation* computation) const;
@@ -55,6 +57,8 @@ class ModuleAssigner {
 
  private:
   absl::StatusOr<Request> EntryRequest() const;
+  // Records an assigned computation's interface.
+  void Record(const Computation* computation);
 
   Module& module_;
   const LayoutConstraints* constraints_;
@@ -67,10 +71,6 @@ class ModuleAssigner {
 // its root required to stay as it is: the request for computations whose
 // callers do not pass layouts through (reduce, sort, map, async, ...).
 Request KeepInterfaceRequest(const Computation& computation);
-
-// Assigns one computation (layout_assignment_computation.cc).
-absl::Status AssignComputation(ModuleAssigner& module, Computation* computation,
-                               const Request& request);
 
 // "layout-assignment: <what> (<rule>)": every error the pass reports.
 absl::Status PassError(const std::string& what);
