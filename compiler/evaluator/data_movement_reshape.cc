@@ -140,23 +140,32 @@ absl::Status TiledBitcast(const Instruction& instruction, const Literal& in,
   if (!to.ok()) return to.status();
   const int64_t in_bytes = ElementBytes(in.element_type());
   const int64_t out_bytes = ElementBytes(out.element_type());
-  if (from->size * in_bytes != to->size * out_bytes) {
+  // The slot counts include the padding of partial tiles, so they can be
+  // far above the element counts; their byte sizes can overflow int64.
+  int64_t from_bytes = 0, to_bytes = 0;
+  if (__builtin_mul_overflow(from->size, in_bytes, &from_bytes) ||
+      __builtin_mul_overflow(to->size, out_bytes, &to_bytes)) {
+    return KernelError(
+        instruction,
+        absl::StrCat("the tiled buffers of bitcast ", in_shape.ToString(true),
+                     " to ", out_shape.ToString(true),
+                     " take more than 2^63 bytes"));
+  }
+  if (from_bytes != to_bytes) {
     return KernelError(
         instruction,
         absl::StrCat("cannot bitcast ", in_shape.ToString(true), " (",
-                     from->size * in_bytes, " bytes in memory) to ",
-                     out_shape.ToString(true), " (", to->size * out_bytes,
-                     " bytes)"));
+                     from_bytes, " bytes in memory) to ",
+                     out_shape.ToString(true), " (", to_bytes, " bytes)"));
   }
-  if (from->size * in_bytes > context.options().max_literal_bytes) {
-    return KernelError(
-        instruction,
-        absl::StrCat("the tiled buffer of ", in_shape.ToString(true), " takes ",
-                     from->size * in_bytes,
-                     " bytes, over the "
-                     "evaluator's memory cap"));
+  if (from_bytes > context.options().max_literal_bytes) {
+    return KernelError(instruction, absl::StrCat("the tiled buffer of ",
+                                                 in_shape.ToString(true),
+                                                 " takes ", from_bytes,
+                                                 " bytes, over the "
+                                                 "evaluator's memory cap"));
   }
-  std::vector<uint8_t> memory(static_cast<size_t>(from->size * in_bytes), 0);
+  std::vector<uint8_t> memory(static_cast<size_t>(from_bytes), 0);
   const uint8_t* source = in.data().data();
   for (size_t i = 0; i < from->position.size(); ++i) {
     std::memcpy(memory.data() + from->position[i] * in_bytes,

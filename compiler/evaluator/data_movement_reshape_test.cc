@@ -95,6 +95,16 @@ TEST(BitcastTest, TiledLayoutsGoThroughMemoryOrder) {
             Norm("f32[4] {1, 2, 3, 4}"));
 }
 
+// Partial tiles pad the buffer: 4 elements can take 2^61 slots, whose byte
+// size overflows int64. That is an error, not a wrapped size.
+TEST(BitcastTest, TiledBufferByteSizeOverflowIsAnError) {
+  const std::string result =
+      Eval({"f32[2,2]{1,0:T(2147483648,1073741824)}"},
+           "ROOT b = s32[2,2]{1,0:T(2147483648,1073741824)} bitcast(p0)",
+           {"f32[2,2] {{1, 2}, {3, 4}}"});
+  EXPECT_TRUE(absl::StrContains(result, "take more than 2^63 bytes")) << result;
+}
+
 TEST(CopyTest, ArraysAndTuples) {
   EXPECT_EQ(Eval({"c64[2]"}, "ROOT c = c64[2] copy(p0)",
                  {"c64[2] {(1, 2), (-0, nan)}"}),

@@ -107,6 +107,40 @@ TEST(VerifierTest, LayoutMustBeValid) {
   EXPECT_NE(errors[0].find("(shape.valid)"), std::string::npos) << errors[0];
 }
 
+// Element counts and byte sizes are int64 everywhere: a shape beyond them
+// is refused with the shape in the message, for every array leaf (tuple
+// elements too), whatever the element type.
+TEST(VerifierTest, ShapesWhoseSizeOverflowsInt64AreRefused) {
+  std::unique_ptr<Module> module = ParseForVerifier(R"(HloModule big
+
+ENTRY %main {
+  %x = f32[4294967296,4294967296] parameter(0)
+  %y = (s8[2], f64[1152921504606846976]) parameter(1)
+  %z = pred[4611686018427387904,2] parameter(2)
+  ROOT %t = s8[9223372036854775807] parameter(3)
+}
+)");
+  ASSERT_NE(module, nullptr);
+  std::vector<std::string> errors = VerifierErrors(*module);
+  ASSERT_EQ(errors.size(), 3) << errors[0];
+  EXPECT_EQ(errors[0].rfind("test.hlo:4:3: error: x: declared shape "
+                            "f32[4294967296,4294967296] is too large: ",
+                            0),
+            0)
+      << errors[0];
+  EXPECT_NE(errors[0].find("more than 2^63 - 1 elements (shape.size)"),
+            std::string::npos)
+      << errors[0];
+  EXPECT_NE(errors[1].find("f64[1152921504606846976] has "
+                           "1152921504606846976 elements, more than 2^63 - 1 "
+                           "bytes (shape.size)"),
+            std::string::npos)
+      << errors[1];
+  EXPECT_NE(errors[2].find("pred[4611686018427387904,2] has more than"),
+            std::string::npos)
+      << errors[2];
+}
+
 constexpr char kImplicitBroadcast[] = R"(HloModule client
 
 ENTRY %main (x: f32[2,3], y: f32[3]) -> f32[2,3] {
