@@ -10,6 +10,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/synchronization/mutex.h"
+#include "backends/cpu/host_library.h"
 #include "backends/cpu/loop_emitter.h"
 #include "backends/cpu/lowering.h"
 #include "compiler/evaluator/evaluator.h"
@@ -47,6 +48,11 @@ class CpuExecutable : public Executable {
     absl::StatusOr<std::unique_ptr<Program>> program = LowerModule(*module_);
     if (!program.ok()) return program.status();
     program_ = *std::move(program);
+    for (const auto& thunk : program_->thunks) {
+      if (auto* dot = dynamic_cast<DotThunk*>(thunk.get())) {
+        dot->set_host_library(GetHostLibrary(compiler_options));
+      }
+    }
     if (program_->kernel_source.empty()) return absl::OkStatus();
     absl::StatusOr<std::shared_ptr<KernelLibrary>> library =
         BuildKernelLibrary(program_->kernel_source, compiler_options,

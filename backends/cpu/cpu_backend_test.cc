@@ -4,6 +4,7 @@
 // XLA dump of compiler/text/xla_dumps on random arguments.
 #include "backends/cpu/cpu_backend.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <random>
@@ -38,6 +39,28 @@ std::unique_ptr<Module> Parse(const std::string& text) {
   return module.ok() ? *std::move(module) : nullptr;
 }
 
+// The suite's default tolerance for `type`, widened when the module also
+// computes in a narrower float type: rounding differences of a narrow dot
+// or reduction (an f32 GEMM with FMA against the evaluator's sequential
+// sum) carry into results converted to a wider type.
+conform::Tolerance MixedPrecisionTolerance(const Module& module,
+                                           ElementType type) {
+  conform::Tolerance tolerance = conform::DefaultTolerance(module, type);
+  if (!IsFloatType(type)) return tolerance;
+  int narrowest = BitWidth(type);
+  for (const Computation* computation : module.computations()) {
+    for (const Instruction* instruction : computation->instructions()) {
+      const ElementType inner = instruction->shape().element_type();
+      if (IsFloatType(inner)) narrowest = std::min(narrowest, BitWidth(inner));
+    }
+  }
+  if (narrowest >= BitWidth(type)) return tolerance;
+  const double epsilon = narrowest >= 32 ? 1.2e-7 : 1e-2;
+  const double bound =
+      16 * epsilon * std::max<int64_t>(1, conform::LongestReduction(module));
+  return tolerance.Loosest(conform::Tolerance::AbsRel(bound, bound));
+}
+
 // Runs `module` on both backends with random arguments drawn from `seed`
 // and compares under the conformance suite's default tolerance. Returns
 // the cpu executable's stats.
@@ -68,10 +91,9 @@ std::string ExpectSameAsReference(const Module& module, uint64_t seed,
   }
   EXPECT_TRUE(actual.ok()) << what << ": " << actual.status();
   if (!actual.ok()) return "";
-  conform::Comparison comparison =
-      conform::CompareLiterals(*expected, *actual, [&](ElementType type) {
-        return conform::DefaultTolerance(module, type);
-      });
+  conform::Comparison comparison = conform::CompareLiterals(
+      *expected, *actual,
+      [&](ElementType type) { return MixedPrecisionTolerance(module, type); });
   EXPECT_TRUE(comparison.ok) << what << ":\n" << comparison.report;
   absl::StatusOr<std::string> stats = (*native)->Emit("stats");
   return stats.ok() ? *stats : "";
@@ -198,8 +220,20 @@ ENTRY e {
 })");
   ASSERT_NE(module, nullptr);
   const std::string stats = ExpectSameAsReference(*module, 9, "softmax");
-  EXPECT_NE(stats.find("fallback instructions: 0"), std::string::npos)
-      << stats;
+  EXPECT_NE(stats.find("fallback instructions: 0"), std::string::npos) << stats;
+}
+
+TEST_F(CpuBackendTest, BitcastsReadTheSameBytesUnderBothLayouts) {
+  ExpectSameAsReference(R"(
+HloModule m
+ENTRY e {
+  x = f32[4,6]{1,0} parameter(0)
+  t = f32[6,4]{0,1} bitcast(x)
+  r = f32[3,8]{1,0} bitcast(x)
+  c = f32[6,4]{1,0} copy(t)
+  n = f32[3,8]{1,0} negate(r)
+  ROOT out = (f32[6,4]{1,0}, f32[3,8]{1,0}) tuple(c, n)
+})");
 }
 
 TEST_F(CpuBackendTest, DotsCallTheLibrary) {
@@ -213,6 +247,20 @@ ENTRY e {
   ASSERT_NE(module, nullptr);
   const std::string stats = ExpectSameAsReference(*module, 3, "batched dot");
   EXPECT_NE(stats.find("library calls: 1"), std::string::npos) << stats;
+}
+
+TEST_F(CpuBackendTest, NarrowFloatDotsWidenAndRoundOnce) {
+  for (const char* type : {"bf16", "f16"}) {
+    std::unique_ptr<Module> module =
+        Parse(absl::StrCat("HloModule m\nENTRY e {\n  x = ", type,
+                           "[17,9] parameter(0)\n  y = ", type,
+                           "[9,5] parameter(1)\n  ROOT d = ", type,
+                           "[17,5] dot(x, y), lhs_contracting_dims={1}, "
+                           "rhs_contracting_dims={0}\n}\n"));
+    ASSERT_NE(module, nullptr);
+    const std::string stats = ExpectSameAsReference(*module, 4, type);
+    EXPECT_NE(stats.find("library calls: 1"), std::string::npos) << stats;
+  }
 }
 
 TEST_F(CpuBackendTest, FallbacksAreCountedAndNamed) {

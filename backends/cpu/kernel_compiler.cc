@@ -308,6 +308,8 @@ absl::StatusOr<std::shared_ptr<KernelLibrary>> BuildKernelLibrary(
   absl::StatusOr<std::string> identity = CompilerIdentity(*compiler);
   if (!identity.ok()) return identity.status();
   std::vector<std::string> flags = KernelCompilerFlags(options);
+  flags.insert(flags.end(), options.extra_flags.begin(),
+               options.extra_flags.end());
   const std::string key = Fingerprint128(absl::StrCat(
       prelude, source, "\n", *identity, "\n", absl::StrJoin(flags, " ")));
   const std::string dir = CacheDir(options);

@@ -27,6 +27,8 @@ struct KernelCompilerOptions {
   bool portable = false;
   // Empty: $KILN_CACHE_DIR, else $HOME/.cache/kiln, else /tmp/kiln-cache.
   std::string cache_dir;
+  // Added to KernelCompilerFlags (and to the cache key).
+  std::vector<std::string> extra_flags;
 };
 
 // What one BuildKernelLibrary call did, for `kiln compile --emit=stats`

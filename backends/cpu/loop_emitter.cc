@@ -11,6 +11,7 @@
 #include "absl/strings/str_join.h"
 #include "backends/cpu/loop_emitter_ops.h"
 #include "compiler/ir/attributes.h"
+#include "compiler/ir/layout.h"
 #include "compiler/ir/literal.h"
 #include "compiler/ops/attr_enums.h"
 
@@ -45,6 +46,21 @@ const std::vector<int64_t>* Int64s(const Instruction& instruction,
   return instruction.attrs().Get<Int64List>(name);
 }
 
+// A layout of dimension order only (no tiles, sub-byte packing or memory
+// space), or none (the default).
+bool HasPlainLayout(const Shape& shape) {
+  return !shape.has_layout() || shape.layout().HasOnlyMinorToMajor();
+}
+
+std::vector<int64_t> MinorToMajor(const Shape& shape) {
+  if (shape.has_layout() &&
+      static_cast<int64_t>(shape.layout().minor_to_major().size()) ==
+          shape.rank()) {
+    return shape.layout().minor_to_major();
+  }
+  return Layout::Default(shape.rank()).minor_to_major();
+}
+
 // Ops whose only job is to map an output index to operand indices (or to
 // compute from the index itself), with the attributes they need.
 bool IsIndexOp(const Instruction& instruction) {
@@ -64,6 +80,11 @@ bool IsIndexOp(const Instruction& instruction) {
       return instruction.attrs().Get<PaddingConfig>("padding") != nullptr;
     case Opcode::kIota:
       return instruction.attrs().Get<int64_t>("iota_dimension") != nullptr;
+    case Opcode::kBitcast:
+      return HasPlainLayout(instruction.shape()) &&
+             HasPlainLayout(instruction.operand(0)->shape()) &&
+             instruction.shape().element_type() ==
+                 instruction.operand(0)->shape().element_type();
     case Opcode::kReshape:
     case Opcode::kDynamicSlice:
     case Opcode::kCopy:
@@ -544,6 +565,31 @@ std::string KernelWriter::Compute(const Instruction* instruction,
         Index at;
         for (int64_t d : dims) at.push_back(flat_ ? "0" : index[d]);
         if (flat_) at.assign(instruction->operand(0)->shape().rank(), "0");
+        return operand_value(0, at);
+      }
+      case Opcode::kBitcast: {
+        // The same bytes under both layouts: the element's position in the
+        // result's physical order is the operand element's position in its
+        // own.
+        const Shape& out = instruction->shape();
+        const Shape& in = instruction->operand(0)->shape();
+        std::vector<std::string> terms;
+        int64_t stride = 1;
+        for (int64_t d : MinorToMajor(out)) {
+          terms.push_back(absl::StrCat(index[d], " * ", stride));
+          stride *= out.dimension(d);
+        }
+        const std::string position = Fresh("b");
+        Line(absl::StrCat("const int64_t ", position, " = ",
+                          terms.empty() ? "0" : absl::StrJoin(terms, " + "),
+                          ";"));
+        Index at(in.rank());
+        stride = 1;
+        for (int64_t d : MinorToMajor(in)) {
+          at[d] = absl::StrCat("(", position, " / ", stride, ") % ",
+                               std::max<int64_t>(in.dimension(d), 1));
+          stride *= in.dimension(d);
+        }
         return operand_value(0, at);
       }
       case Opcode::kTranspose: {

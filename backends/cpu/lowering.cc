@@ -224,7 +224,8 @@ absl::StatusOr<bool> Lowerer::TryKernel(const Instruction* instruction,
 absl::StatusOr<bool> Lowerer::TryDot(const Instruction* dot) {
   const ElementType type = dot->shape().element_type();
   if (dot->opcode() != Opcode::kDot || dot->operand_count() != 2 ||
-      (type != ElementType::kF32 && type != ElementType::kF64) ||
+      (type != ElementType::kF32 && type != ElementType::kF64 &&
+       type != ElementType::kBF16 && type != ElementType::kF16) ||
       dot->operand(0)->shape().element_type() != type ||
       dot->operand(1)->shape().element_type() != type ||
       !dot->shape().is_static()) {

@@ -1,11 +1,16 @@
 #include "backends/cpu/thunks.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <type_traits>
 #include <utility>
 
 #include "Eigen/Core"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "compiler/ir/element_type.h"
+#include "compiler/ir/float_convert.h"
 
 namespace kiln::cpu {
 namespace {
@@ -47,18 +52,48 @@ bool IsIdentity(const std::vector<int64_t>& permutation) {
   return true;
 }
 
+// c[m,n] = a[m,k] * b[k,n] with the Eigen linked into Kiln (baseline ISA).
 template <typename T>
-void Gemm(const T* lhs, const T* rhs, T* out, const DotThunk::Dimensions& d) {
+void Gemm(const T* a, const T* b, T* c, int64_t m, int64_t k, int64_t n) {
   using Matrix =
       Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  for (int64_t b = 0; b < d.batch; ++b) {
-    Eigen::Map<const Matrix> a(lhs + b * d.m * d.k, d.m, d.k);
-    Eigen::Map<const Matrix> c(rhs + b * d.k * d.n, d.k, d.n);
-    Eigen::Map<Matrix> result(out + b * d.m * d.n, d.m, d.n);
-    if (d.k == 0) {
-      result.setZero();
+  Eigen::Map<const Matrix> lhs(a, m, k);
+  Eigen::Map<const Matrix> rhs(b, k, n);
+  Eigen::Map<Matrix> result(c, m, n);
+  result.noalias() = lhs * rhs;
+}
+
+int64_t ByteWidth(ElementType type) {
+  return GetElementTypeInfo(type).storage_bytes;
+}
+
+// bf16 or f16 elements as floats (exact).
+std::vector<float> Widen(ElementType type, const uint8_t* in, int64_t count) {
+  std::vector<float> out(count);
+  const uint16_t* bits = reinterpret_cast<const uint16_t*>(in);
+  for (int64_t i = 0; i < count; ++i) {
+    if (type == ElementType::kBF16) {
+      const uint32_t wide = static_cast<uint32_t>(bits[i]) << 16;
+      std::memcpy(&out[i], &wide, sizeof wide);
     } else {
-      result.noalias() = a * c;
+      out[i] = static_cast<float>(BitsToFloat(type, bits[i]));
+    }
+  }
+  return out;
+}
+
+// Floats rounded to nearest even into bf16 or f16 elements.
+void Narrow(ElementType type, const std::vector<float>& in, uint8_t* out) {
+  uint16_t* bits = reinterpret_cast<uint16_t*>(out);
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (type == ElementType::kBF16 && !std::isnan(in[i])) {
+      // Round to nearest even on the bit pattern (overflow becomes inf).
+      uint32_t wide;
+      std::memcpy(&wide, &in[i], sizeof wide);
+      bits[i] =
+          static_cast<uint16_t>((wide + 0x7fff + ((wide >> 16) & 1)) >> 16);
+    } else {
+      bits[i] = static_cast<uint16_t>(FloatToBits(type, in[i]));
     }
   }
 }
@@ -102,9 +137,35 @@ std::string KernelThunk::ToString() const {
                       " out=", Slots(outputs_));
 }
 
+template <typename T>
+void DotThunk::Multiply(const T* lhs, const T* rhs, T* out) const {
+  const DotThunk::Dimensions& d = dims_;
+  for (int64_t b = 0; b < d.batch; ++b) {
+    const T* a = lhs + b * d.m * d.k;
+    const T* c = rhs + b * d.k * d.n;
+    T* result = out + b * d.m * d.n;
+    if (d.k == 0) {
+      std::fill(result, result + d.m * d.n, T(0));
+      continue;
+    }
+    if constexpr (std::is_same_v<T, float>) {
+      if (host_ != nullptr && host_->gemm_f32 != nullptr) {
+        host_->gemm_f32(a, c, result, d.m, d.k, d.n, 0);
+        continue;
+      }
+    } else {
+      if (host_ != nullptr && host_->gemm_f64 != nullptr) {
+        host_->gemm_f64(a, c, result, d.m, d.k, d.n, 0);
+        continue;
+      }
+    }
+    Gemm(a, c, result, d.m, d.k, d.n);
+  }
+}
+
 absl::Status DotThunk::Run(RunState& state) const {
   const ElementType type = dot_.shape().element_type();
-  const int64_t element = type == ElementType::kF64 ? 8 : 4;
+  const int64_t element = ByteWidth(type);
   const uint8_t* lhs = state.addresses[lhs_];
   const uint8_t* rhs = state.addresses[rhs_];
   std::vector<uint8_t> lhs_copy, rhs_copy;
@@ -120,14 +181,21 @@ absl::Status DotThunk::Run(RunState& state) const {
                   dims_.rhs_permutation, element, rhs_copy.data());
     rhs = rhs_copy.data();
   }
+  uint8_t* out = state.addresses[out_];
   if (type == ElementType::kF64) {
-    Gemm(reinterpret_cast<const double*>(lhs),
-         reinterpret_cast<const double*>(rhs),
-         reinterpret_cast<double*>(state.addresses[out_]), dims_);
-  } else {
-    Gemm(reinterpret_cast<const float*>(lhs),
-         reinterpret_cast<const float*>(rhs),
-         reinterpret_cast<float*>(state.addresses[out_]), dims_);
+    Multiply(reinterpret_cast<const double*>(lhs),
+             reinterpret_cast<const double*>(rhs),
+             reinterpret_cast<double*>(out));
+  } else if (type == ElementType::kF32) {
+    Multiply(reinterpret_cast<const float*>(lhs),
+             reinterpret_cast<const float*>(rhs),
+             reinterpret_cast<float*>(out));
+  } else {  // bf16, f16: widened to f32, rounded once.
+    std::vector<float> a = Widen(type, lhs, dims_.batch * dims_.m * dims_.k);
+    std::vector<float> c = Widen(type, rhs, dims_.batch * dims_.k * dims_.n);
+    std::vector<float> result(dims_.batch * dims_.m * dims_.n);
+    Multiply(a.data(), c.data(), result.data());
+    Narrow(type, result, out);
   }
   return absl::OkStatus();
 }

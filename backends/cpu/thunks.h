@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "backends/cpu/host_library.h"
 #include "compiler/evaluator/kernel.h"
 #include "compiler/ir/instruction.h"
 #include "compiler/ir/literal.h"
@@ -82,7 +83,9 @@ class KernelThunk : public Thunk {
 
 // dot through Eigen: each operand is brought to [batch, rows, contracting]
 // / [batch, contracting, columns] (a transposing copy when its dimensions
-// are in another order), then one GEMM per batch element.
+// are in another order), then one GEMM per batch element. f32 and f64
+// multiply in their type; bf16 and f16 are widened to f32, multiplied and
+// rounded once to nearest even (as the evaluator sums them in f32).
 class DotThunk : public Thunk {
  public:
   struct Dimensions {
@@ -97,10 +100,19 @@ class DotThunk : public Thunk {
         lhs_(lhs),
         rhs_(rhs),
         out_(out) {}
+  // Eigen's GEMM compiled for the host (host_library.h); without it (or
+  // before this is called) the GEMM linked into Kiln runs.
+  void set_host_library(std::shared_ptr<const HostLibrary> host) {
+    host_ = std::move(host);
+  }
   absl::Status Run(RunState& state) const override;
   std::string ToString() const override;
 
  private:
+  template <typename T>
+  void Multiply(const T* lhs, const T* rhs, T* out) const;
+
+  std::shared_ptr<const HostLibrary> host_;
   const Instruction& dot_;
   Dimensions dims_;
   int64_t lhs_, rhs_, out_;
