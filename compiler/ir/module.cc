@@ -263,6 +263,7 @@ absl::Status Module::RemoveComputation(Computation* computation) {
 std::unique_ptr<Module> Module::Clone() const {
   auto clone = std::make_unique<Module>(name_);
   clone->config_ = config_;
+  clone->location_ = location_;
   absl::flat_hash_map<const Computation*, Computation*> map;
   std::vector<std::unique_ptr<Computation>> copies;
   copies.reserve(computations_.size());

@@ -77,6 +77,14 @@ class Module {
   ModuleConfig& config() { return config_; }
   const ModuleConfig& config() const { return config_; }
 
+  // Where the module's text begins (its HloModule line, or its first
+  // computation without one); unknown (line 0) for modules built in
+  // memory. Errors about the module as a whole point here.
+  const SourceLocation& location() const { return location_; }
+  void set_location(SourceLocation location) {
+    location_ = std::move(location);
+  }
+
   // Takes ownership; makes the computation name and its instruction names
   // unique within the module.
   Computation* AddComputation(std::unique_ptr<Computation> computation);
@@ -131,6 +139,7 @@ class Module {
 
   std::string name_;
   ModuleConfig config_;
+  SourceLocation location_;
   std::vector<std::unique_ptr<Computation>> computations_;
   Computation* entry_ = nullptr;
   absl::flat_hash_set<std::string> names_;

@@ -266,6 +266,7 @@ absl::StatusOr<std::unique_ptr<Module>> HloTextParser::Run() {
   // XLA also reads a module without the HloModule line: computations only,
   // named after the entry (see below).
   const bool has_header = lexer_.AtKeyword("HloModule");
+  const LineColumn start = lexer_.Position(lexer_.pos());
   if (has_header) {
     lexer_.TryConsume("HloModule");
     if (absl::Status s = Skip(); !s.ok()) return s;
@@ -283,6 +284,7 @@ absl::StatusOr<std::unique_ptr<Module>> HloTextParser::Run() {
     }
     module_ = std::make_unique<Module>(std::string(kHeaderlessModulePrefix));
   }
+  module_->set_location({options_.filename, start.line, start.column});
 
   while (true) {
     if (absl::Status s = Skip(); !s.ok()) return s;

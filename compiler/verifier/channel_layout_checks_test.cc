@@ -220,12 +220,14 @@ TEST(LayoutChecksTest, EntryLayoutAgreesWithTheEntry) {
   ComputationLayout& layout = *module->config().entry_computation_layout;
   layout.parameters[1].set_layout(Layout({0, 1}));
   layout.result.set_layout(Layout({0, 0}));
-  EXPECT_THAT(VerifierErrors(*module),
-              ElementsAre("error: layouts: entry_computation_layout "
-                          "parameter 1 at {} is f32[2,3]{0,1} but the entry's "
-                          "is f32[2,3]{1,0} (layout.entry)",
-                          HasSubstr("error: layouts: entry_computation_layout "
-                                    "result f32[2,3]{0,0} is invalid: ")));
+  EXPECT_THAT(
+      VerifierErrors(*module),
+      ElementsAre(
+          "test.hlo:1:1: error: layouts: entry_computation_layout "
+          "parameter 1 at {} is f32[2,3]{0,1} but the entry's "
+          "is f32[2,3]{1,0} (layout.entry)",
+          HasSubstr("test.hlo:1:1: error: layouts: entry_computation_layout "
+                    "result f32[2,3]{0,0} is invalid: ")));
 }
 
 std::unique_ptr<Module> BitcastModule(const std::string& result) {

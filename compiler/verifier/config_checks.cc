@@ -20,7 +20,7 @@ std::string IndexText(const std::vector<int64_t>& index) {
 
 absl::Status ModuleError(const Module& module, absl::string_view message,
                          absl::string_view rule) {
-  return MakeError({}, module.name(), message, rule);
+  return MakeError(module.location(), module.name(), message, rule);
 }
 
 void CheckEntryLayout(const Module& module, const Computation& entry,

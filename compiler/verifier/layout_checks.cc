@@ -90,7 +90,7 @@ void CheckEntryLayoutShape(const Module& module, const Shape& layout_shape,
   constexpr absl::string_view kRule = "layout.entry";
   if (absl::Status valid = layout_shape.Validate(); !valid.ok()) {
     report->errors.push_back(MakeError(
-        {}, module.name(),
+        module.location(), module.name(),
         absl::StrCat("entry_computation_layout ", what, " ",
                      layout_shape.ToString(), " is invalid: ", valid.message()),
         kRule));
@@ -101,7 +101,7 @@ void CheckEntryLayoutShape(const Module& module, const Shape& layout_shape,
   std::string problem = MinorToMajorProblem(layout_shape, *entry_shape, &index);
   if (problem.empty()) return;
   report->errors.push_back(MakeError(
-      {}, module.name(),
+      module.location(), module.name(),
       absl::StrCat("entry_computation_layout ", what, " ", problem), kRule));
 }
 

@@ -135,12 +135,12 @@ void CheckUniqueNames(const Module& module, VerifyReport* report) {
 
 void CheckStructure(const Module& module, VerifyReport* report) {
   if (module.entry() == nullptr) {
-    report->errors.push_back(MakeError({}, module.name(),
+    report->errors.push_back(MakeError(module.location(), module.name(),
                                        "module has no entry computation",
                                        "structure.entry"));
   } else if (module.FindComputation(module.entry()->name()) != module.entry()) {
     report->errors.push_back(
-        MakeError({}, module.name(),
+        MakeError(module.location(), module.name(),
                   absl::StrCat("entry computation ", module.entry()->name(),
                                " is not in the module"),
                   "structure.entry"));
@@ -157,8 +157,9 @@ void CheckStructure(const Module& module, VerifyReport* report) {
     absl::StatusOr<std::vector<Computation*>> order =
         module.PostOrderComputations();
     if (!order.ok()) {
-      report->errors.push_back(MakeError(
-          {}, module.name(), order.status().message(), "structure.recursion"));
+      report->errors.push_back(MakeError(module.location(), module.name(),
+                                         order.status().message(),
+                                         "structure.recursion"));
     }
   }
 }

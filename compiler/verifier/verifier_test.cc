@@ -217,9 +217,10 @@ TEST(VerifierTest, EntryMustExist) {
   std::unique_ptr<Module> module = ParseForVerifier(kGood);
   ASSERT_NE(module, nullptr);
   module->set_entry(nullptr);
-  EXPECT_THAT(VerifierErrors(*module),
-              ElementsAre("error: good: module has no entry computation "
-                          "(structure.entry)"));
+  EXPECT_THAT(
+      VerifierErrors(*module),
+      ElementsAre("test.hlo:1:1: error: good: module has no entry computation "
+                  "(structure.entry)"));
 }
 
 TEST(VerifierTest, CalledComputationsMustBeInModule) {
@@ -241,9 +242,10 @@ TEST(VerifierTest, RejectsRecursion) {
   main->root()->RemapCalledComputations([&](Computation*) { return main; });
   std::vector<std::string> errors = VerifierErrors(*module);
   ASSERT_EQ(errors.size(), 1);
-  EXPECT_EQ(errors[0],
-            "error: calls: computation main calls itself recursively "
-            "(structure.recursion)");
+  EXPECT_EQ(
+      errors[0],
+      "test.hlo:1:1: error: calls: computation main calls itself recursively "
+      "(structure.recursion)");
 }
 
 TEST(VerifierTest, InstructionNamesMustBeUnique) {
@@ -266,20 +268,23 @@ TEST(VerifierTest, EntryLayoutMustMatchEntry) {
   module->config().entry_computation_layout = layout;
   EXPECT_THAT(
       VerifierErrors(*module),
-      ElementsAre("error: good: entry_computation_layout parameter 1 is "
-                  "s32[4] but the entry parameter is f32[4] "
-                  "(config.entry_computation_layout)",
-                  "error: good: entry_computation_layout result is f32[5] but "
-                  "the entry ROOT is f32[4] "
-                  "(config.entry_computation_layout)"));
+      ElementsAre(
+          "test.hlo:1:1: error: good: entry_computation_layout parameter 1 is "
+          "s32[4] but the entry parameter is f32[4] "
+          "(config.entry_computation_layout)",
+          "test.hlo:1:1: error: good: entry_computation_layout result is "
+          "f32[5] but "
+          "the entry ROOT is f32[4] "
+          "(config.entry_computation_layout)"));
   layout.parameters.pop_back();
   module->config().entry_computation_layout = layout;
   layout.result = Shape::Array(ElementType::kF32, {4});
   module->config().entry_computation_layout = layout;
-  EXPECT_THAT(VerifierErrors(*module),
-              ElementsAre("error: good: entry_computation_layout has 1 "
-                          "parameters but entry computation main has 2 "
-                          "(config.entry_computation_layout)"));
+  EXPECT_THAT(
+      VerifierErrors(*module),
+      ElementsAre("test.hlo:1:1: error: good: entry_computation_layout has 1 "
+                  "parameters but entry computation main has 2 "
+                  "(config.entry_computation_layout)"));
 }
 
 TEST(VerifierTest, InputOutputAliasMustReferToRealBuffers) {
@@ -298,11 +303,14 @@ TEST(VerifierTest, InputOutputAliasMustReferToRealBuffers) {
   EXPECT_THAT(
       VerifierErrors(*module),
       ElementsAre(
-          "error: good: input_output_alias refers to parameter 7 but the "
+          "test.hlo:1:1: error: good: input_output_alias refers to parameter 7 "
+          "but the "
           "entry has 2 (config.input_output_alias)",
-          "error: good: input_output_alias output index {0} does not exist "
+          "test.hlo:1:1: error: good: input_output_alias output index {0} does "
+          "not exist "
           "in the entry result f32[4] (config.input_output_alias)",
-          "error: good: input_output_alias refers to index {1} of parameter "
+          "test.hlo:1:1: error: good: input_output_alias refers to index {1} "
+          "of parameter "
           "0, which does not exist in f32[4] (config.input_output_alias)"));
 }
 
@@ -320,10 +328,12 @@ ENTRY %main (x: f32[4], y: s32[4]) -> (f32[4], s32[4]) {
   alias.output_index = {1};
   alias.parameter_number = 0;
   module->config().input_output_alias = {alias};
-  EXPECT_THAT(VerifierErrors(*module),
-              ElementsAre("error: alias: input_output_alias output {1} is "
-                          "s32[4] but parameter 0 at {} is f32[4] "
-                          "(config.input_output_alias)"));
+  EXPECT_THAT(
+      VerifierErrors(*module),
+      ElementsAre(
+          "test.hlo:1:1: error: alias: input_output_alias output {1} is "
+          "s32[4] but parameter 0 at {} is f32[4] "
+          "(config.input_output_alias)"));
 }
 
 TEST(VerifierTest, AliasingIsOneToOne) {
@@ -352,11 +362,14 @@ ENTRY %main (x: f32[4], y: f32[4]) -> (f32[4], f32[4]) {
   module->config().buffer_donor = {donor};
   EXPECT_THAT(
       VerifierErrors(*module),
-      ElementsAre("error: alias: input_output_alias output {0} is aliased "
+      ElementsAre("test.hlo:1:1: error: alias: input_output_alias output {0} "
+                  "is aliased "
                   "twice (config.input_output_alias)",
-                  "error: alias: input_output_alias aliases parameter 0 at {} "
+                  "test.hlo:1:1: error: alias: input_output_alias aliases "
+                  "parameter 0 at {} "
                   "with more than one output (config.input_output_alias)",
-                  "error: alias: buffer_donor parameter 0 at {} is also in "
+                  "test.hlo:1:1: error: alias: buffer_donor parameter 0 at {} "
+                  "is also in "
                   "input_output_alias (config.buffer_donor)"));
 }
 

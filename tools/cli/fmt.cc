@@ -59,7 +59,7 @@ bool FormatOne(const std::string& path, bool check) {
   std::string name = DisplayName(path);
   absl::StatusOr<std::string> text = ReadInput(path);
   if (!text.ok()) {
-    WriteStderr(text.status().message());
+    WriteStderr(FileError(name, text.status()));
     return false;
   }
   absl::StatusOr<std::string> canonical =
@@ -67,7 +67,7 @@ bool FormatOne(const std::string& path, bool check) {
           ? CanonicalTextWithoutOpRules(*text, name)
           : CanonicalText(*text, name);
   if (!canonical.ok()) {
-    WriteStderr(canonical.status().message());
+    WriteStderr(FileError(name, canonical.status()));
     return false;
   }
   if (!check) {

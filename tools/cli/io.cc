@@ -3,10 +3,12 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <utility>
 
 #include "absl/flags/flag.h"
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
@@ -78,6 +80,66 @@ absl::StatusOr<std::string> ReadInput(const std::string& path) {
   absl::StatusOr<std::string> text = ReadStream(file, path);
   std::fclose(file);
   return text;
+}
+
+namespace {
+
+// Where `message` has "NAME:LINE[:COL]: error: ", and the offset just after
+// it; npos when nowhere.
+std::pair<size_t, size_t> FindLocation(const std::string& name,
+                                       absl::string_view message) {
+  const std::string head = absl::StrCat(name, ":");
+  for (size_t at = message.find(head); at != absl::string_view::npos;
+       at = message.find(head, at + 1)) {
+    size_t i = at + head.size();
+    // LINE, then optionally :COL.
+    for (int part = 0; part < 2; ++part) {
+      const size_t digits = i;
+      while (i < message.size() && absl::ascii_isdigit(message[i])) ++i;
+      if (i == digits) break;
+      if (part == 0 && i < message.size() && message[i] == ':' &&
+          i + 1 < message.size() && absl::ascii_isdigit(message[i + 1])) {
+        ++i;
+        continue;
+      }
+      break;
+    }
+    if (i > at + head.size() &&
+        absl::StartsWith(message.substr(i), ": error: ")) {
+      return {at, i + std::strlen(": error: ")};
+    }
+  }
+  return {absl::string_view::npos, absl::string_view::npos};
+}
+
+}  // namespace
+
+bool HasFileLocation(const std::string& display_name,
+                     absl::string_view message) {
+  return FindLocation(display_name, message).first != absl::string_view::npos;
+}
+
+std::string FileError(const std::string& display_name,
+                      const absl::Status& status) {
+  const absl::string_view message = status.message();
+  const auto [at, after] = FindLocation(display_name, message);
+  if (at == 0 ||
+      absl::StartsWith(message, absl::StrCat(display_name, ": error: "))) {
+    return std::string(message);
+  }
+  if (at == absl::string_view::npos) {
+    // Errors without a position: a verifier error about a module built in
+    // memory ("error: ..."), a pass's error, an unreadable file.
+    if (absl::StartsWith(message, "error: ")) {
+      return absl::StrCat(display_name, ": ", message);
+    }
+    return absl::StrCat(display_name, ": error: ", message);
+  }
+  absl::string_view prefix = message.substr(0, at);
+  absl::ConsumeSuffix(&prefix, " ");
+  absl::ConsumeSuffix(&prefix, ":");
+  return absl::StrCat(message.substr(0, after).substr(at), prefix, ": ",
+                      message.substr(after));
 }
 
 void WriteStdout(absl::string_view text) {

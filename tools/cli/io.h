@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/flags/declare.h"
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "compiler/text/parser.h"
@@ -29,6 +30,20 @@ ParseOptions InputParseOptions(const std::string& display_name);
 // preceded by as many newlines as lines came before it, so that error
 // locations still point into the original file.
 std::vector<std::string> SplitInputFile(const std::string& text);
+
+// `status` as an error about the input shown as `display_name`, in the one
+// form every subcommand prints: "FILE:LINE:COL: error: MESSAGE". A message
+// that already carries a location in that file is kept as it is, except
+// that text before the location (the evaluator's "device D (...): ")
+// moves after "error: "; any other message has no place in the file and
+// becomes "FILE: error: MESSAGE".
+std::string FileError(const std::string& display_name,
+                      const absl::Status& status);
+
+// Whether `message` carries a location ("FILE:LINE[:COL]: error: ") in the
+// input shown as `display_name`.
+bool HasFileLocation(const std::string& display_name,
+                     absl::string_view message);
 
 // Writes `text` to standard output as is.
 void WriteStdout(absl::string_view text);

@@ -96,6 +96,44 @@ expect_status 1 "fmt --no-op-rules bad.hlo" -- \
 expect_grep 'bad\.hlo:[0-9]+:[0-9]+: error:' "${WORK}/err" \
   "fmt --no-op-rules bad.hlo"
 
+# One error form for every command: FILE:LINE:COL: error: MESSAGE, never
+# a doubled prefix. Errors about the module as a whole point at its
+# HloModule line; errors with no place in the file read FILE: error: ...
+cat >"${WORK}/entry_layout.hlo" <<'EOF'
+// The entry layout lists one parameter; the entry has two.
+HloModule m, entry_computation_layout={(f32[2]{0})->f32[2]{0}}
+
+ENTRY e {
+  x = f32[2] parameter(0)
+  y = f32[2] parameter(1)
+  ROOT s = f32[2] add(x, y)
+}
+EOF
+for command in "fmt" "verify" "opt" "opt --verify-each" "run --random_args=1"; do
+  # shellcheck disable=SC2086  # $command is the command and its flags.
+  expect_status 1 "${command} bad.hlo" -- "${KILN}" ${command} "${DATA}/bad.hlo"
+  expect_grep '^tools/cli/testdata/bad\.hlo:5:[0-9]+: error: undefined operand' \
+    "${WORK}/err" "${command} bad.hlo"
+  grep -q 'error: .*error: ' "${WORK}/err" &&
+    fail "${command} bad.hlo: doubled error prefix: $(cat "${WORK}/err")"
+  # shellcheck disable=SC2086
+  expect_status 1 "${command} missing file" -- "${KILN}" ${command} \
+    "${WORK}/none.hlo"
+  expect_grep '^.*/none\.hlo: error: cannot open' "${WORK}/err" \
+    "${command} missing file"
+done
+for command in "verify" "opt --verify-each" "run --random_args=1"; do
+  # shellcheck disable=SC2086
+  expect_status 1 "${command} entry layout" -- "${KILN}" ${command} \
+    "${WORK}/entry_layout.hlo"
+  expect_grep '^.*/entry_layout\.hlo:2:1: error: .*entry_computation_layout has 1 parameters' \
+    "${WORK}/err" "${command} entry layout"
+done
+expect_status 1 "opt unknown pass" -- "${KILN}" opt --passes=nope \
+  "${DATA}/good.hlo"
+expect_grep "^tools/cli/testdata/good\.hlo: error: unknown pass or pipeline 'nope'" \
+  "${WORK}/err" "opt unknown pass"
+
 if ((failures > 0)); then
   echo "${failures} check(s) failed" >&2
   exit 1

@@ -154,8 +154,7 @@ int OptimizeSplitFile(const std::string& path, const std::string& text) {
     absl::Status status = OptimizeText(parts[i], DisplayName(path), &result);
     if (!status.ok()) {
       failed = true;
-      WriteStderr(
-          absl::StrCat(DisplayName(path), ": error: ", status.message()));
+      WriteStderr(FileError(DisplayName(path), status));
       result = "// (error: see stderr)\n";
     }
     if (i > 0) output.append("// -----\n");
@@ -178,8 +177,7 @@ int RunOpt(const std::vector<std::string>& args) {
   }
   absl::StatusOr<std::string> text = ReadInput(args[0]);
   if (!text.ok()) {
-    WriteStderr(absl::StrCat(DisplayName(args[0]),
-                             ": error: ", text.status().message()));
+    WriteStderr(FileError(DisplayName(args[0]), text.status()));
     return kExitFailure;
   }
   if (absl::GetFlag(FLAGS_split_input_file)) {
@@ -188,8 +186,7 @@ int RunOpt(const std::vector<std::string>& args) {
   std::string result;
   absl::Status status = OptimizeText(*text, DisplayName(args[0]), &result);
   if (!status.ok()) {
-    WriteStderr(
-        absl::StrCat(DisplayName(args[0]), ": error: ", status.message()));
+    WriteStderr(FileError(DisplayName(args[0]), status));
     return kExitFailure;
   }
   WriteStdout(result);
@@ -209,7 +206,8 @@ KILN_REGISTER_COMMAND(
     "Parses FILE (- is standard input), runs the passes named by --passes\n"
     "(a registered pipeline name works there too) or the pipeline named by\n"
     "--pipeline (default: `default`), and prints the resulting module.\n"
-    "On failure prints FILE: error: MESSAGE naming the pass that raised it\n"
+    "On failure prints FILE:LINE:COL: error: MESSAGE (FILE: error: MESSAGE\n"
+    "when it has no place in FILE, e.g. naming the pass that raised it)\n"
     "and exits with status 1. --verify-each verifies after every pass;\n"
     "--check-semantics[=N] evaluates N random argument sets before and after\n"
     "every pass and names the first pass that changes a result;\n"

@@ -10,6 +10,7 @@
 
 #include "absl/flags/flag.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "backends/backend.h"
@@ -236,7 +237,14 @@ int RunRun(const std::vector<std::string>& args) {
   }
   absl::Status status = RunModule(args[0]);
   if (!status.ok()) {
-    WriteStderr(absl::StrCat("kiln run: ", status.message()));
+    // An error at a place in FILE reads like every command's (FILE:LINE:COL:
+    // error: ...); one about the arguments or flags names the command.
+    const std::string name = DisplayName(args[0]);
+    const bool in_file =
+        HasFileLocation(name, status.message()) ||
+        absl::StartsWith(status.message(), absl::StrCat(name, ": error: "));
+    WriteStderr(in_file ? FileError(name, status)
+                        : absl::StrCat("kiln run: ", status.message()));
     return kExitFailure;
   }
   return kExitOk;

@@ -172,7 +172,7 @@ expect_error "garbage .npy" 'garbage.npy: not a .npy file' -- \
   "${KILN}" run --args="${WORK}/garbage.npy; f32[2] {1, 2}" "${ADD}"
 expect_error "missing args file" 'cannot open' -- \
   "${KILN}" run --args_file="${WORK}/none.txt" "${ADD}"
-expect_error "parse error" '^kiln run: tools/cli/testdata/bad.hlo:[0-9]+:[0-9]+: error:' \
+expect_error "parse error" '^tools/cli/testdata/bad.hlo:[0-9]+:[0-9]+: error:' \
   -- "${KILN}" run "${DATA}/bad.hlo"
 expect_error "verify error" 'wrong_shape.hlo:6:3: error: sum: declared shape' \
   -- "${KILN}" run --random_args=1 "${DATA}/wrong_shape.hlo"
@@ -181,6 +181,11 @@ expect_error "negative replicas" 'must not be negative' -- \
 expect_error "wrong per-device count" \
   'but 3 arguments were given \(give 2, or 4: one per parameter for each of 2 devices\)' \
   -- "${KILN}" run --replicas=2 --args="${ADD_ARGS}; f32[2] {1, 2}" "${ADD}"
+# An error on one simulated device points into FILE; the device follows
+# "error: ".
+expect_error "device error" \
+  '^tools/cli/testdata/run_all_reduce.hlo:[0-9]+:[0-9]+: error: device 2 \(replica 2, partition 0\): ' \
+  -- "${KILN}" run --replicas=3 --random_args=1 "${DATA}/run_all_reduce.hlo"
 printf 'x' >"${WORK}/file"
 expect_error "--output not a directory" 'cannot create the directory' -- \
   "${KILN}" run --args="${ADD_ARGS}" --output="${WORK}/file/sub" "${ADD}"

@@ -34,12 +34,12 @@ bool VerifyText(const std::string& path, const std::string& text,
   absl::StatusOr<std::unique_ptr<Module>> module =
       ParseModule(text, parse_options);
   if (!module.ok()) {
-    WriteStderr(module.status().message());
+    WriteStderr(FileError(DisplayName(path), module.status()));
     return false;
   }
   VerifyReport report = VerifyModuleReport(**module, options);
   for (const absl::Status& error : report.errors) {
-    WriteStderr(error.message());
+    WriteStderr(FileError(DisplayName(path), error));
   }
   totals->checked += report.instructions_checked;
   totals->without_rule += report.without_shape_rule;
@@ -53,7 +53,7 @@ bool VerifyOne(const std::string& path, const VerifyOptions& options,
                Totals* totals) {
   absl::StatusOr<std::string> text = ReadInput(path);
   if (!text.ok()) {
-    WriteStderr(text.status().message());
+    WriteStderr(FileError(DisplayName(path), text.status()));
     return false;
   }
   if (!absl::GetFlag(FLAGS_split_input_file)) {
