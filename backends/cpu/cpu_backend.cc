@@ -45,29 +45,36 @@ class CpuExecutable : public Executable {
   // Lowers the optimized module and loads its kernels; without this the
   // executable runs the whole module on the evaluator.
   absl::Status Lower(const KernelCompilerOptions& compiler_options) {
-    absl::StatusOr<std::unique_ptr<Program>> program = LowerModule(*module_);
-    if (!program.ok()) return program.status();
-    program_ = *std::move(program);
-    for (const auto& thunk : program_->thunks) {
-      if (auto* dot = dynamic_cast<DotThunk*>(thunk.get())) {
-        dot->set_host_library(GetHostLibrary(compiler_options));
+    absl::StatusOr<LoweredModule> lowered =
+        LowerModule(*module_, eval_options_.max_while_iterations);
+    if (!lowered.ok()) return lowered.status();
+    lowered_ = *std::move(lowered);
+    program_ = lowered_.entry.get();
+    const std::vector<Program*> programs = AllPrograms(*program_);
+    for (Program* program : programs) {
+      for (const auto& thunk : program->thunks) {
+        if (auto* dot = dynamic_cast<DotThunk*>(thunk.get())) {
+          dot->set_host_library(GetHostLibrary(compiler_options));
+        }
       }
     }
-    if (program_->kernel_source.empty()) return absl::OkStatus();
+    if (lowered_.kernel_source.empty()) return absl::OkStatus();
     absl::StatusOr<std::shared_ptr<KernelLibrary>> library =
-        BuildKernelLibrary(program_->kernel_source, compiler_options,
+        BuildKernelLibrary(lowered_.kernel_source, compiler_options,
                            &build_stats_, KernelPrelude());
     if (!library.ok()) return library.status();
     library_ = *std::move(library);
-    for (const auto& thunk : program_->thunks) {
-      auto* kernel = dynamic_cast<KernelThunk*>(thunk.get());
-      if (kernel == nullptr) continue;
-      void* symbol = library_->Find(kernel->symbol());
-      if (symbol == nullptr) {
-        return absl::InternalError(
-            absl::StrCat("generated kernel ", kernel->symbol(), " missing"));
+    for (Program* program : programs) {
+      for (const auto& thunk : program->thunks) {
+        auto* kernel = dynamic_cast<KernelThunk*>(thunk.get());
+        if (kernel == nullptr) continue;
+        void* symbol = library_->Find(kernel->symbol());
+        if (symbol == nullptr) {
+          return absl::InternalError(
+              absl::StrCat("generated kernel ", kernel->symbol(), " missing"));
+        }
+        kernel->set_function(reinterpret_cast<KernelFunction>(symbol));
       }
-      kernel->set_function(reinterpret_cast<KernelFunction>(symbol));
     }
     return absl::OkStatus();
   }
@@ -159,7 +166,7 @@ class CpuExecutable : public Executable {
         return arena;
       }
     }
-    const int64_t bytes = (program_->stats.arena_bytes + 63) / 64 * 64 + 64;
+    const int64_t bytes = (lowered_.stats.arena_bytes + 63) / 64 * 64 + 64;
     return std::unique_ptr<uint8_t, FreeDeleter>(
         static_cast<uint8_t*>(std::aligned_alloc(64, bytes)));
   }
@@ -172,13 +179,14 @@ class CpuExecutable : public Executable {
     std::unique_ptr<uint8_t, FreeDeleter> arena = TakeArena();
     if (arena == nullptr) {
       return absl::ResourceExhaustedError(
-          absl::StrCat("cannot allocate the ", program_->stats.arena_bytes,
+          absl::StrCat("cannot allocate the ", lowered_.stats.arena_bytes,
                        "-byte arena of an execution"));
     }
     absl::StatusOr<Literal> result =
         Literal::Create(result_shape_, eval_options_.max_literal_bytes);
     if (!result.ok()) return result.status();
     RunState state;
+    state.program = program_;
     state.addresses.resize(program_->slots.size());
     for (size_t i = 0; i < program_->slots.size(); ++i) {
       const BufferSlot& slot = program_->slots[i];
@@ -223,7 +231,8 @@ class CpuExecutable : public Executable {
   int64_t replica_count_;
   int64_t num_partitions_;
   EvalOptions eval_options_;
-  std::unique_ptr<Program> program_;
+  LoweredModule lowered_;
+  Program* program_ = nullptr;  // lowered_.entry, or null: evaluate whole.
   std::shared_ptr<KernelLibrary> library_;
   absl::Mutex arena_mutex_;
   std::vector<std::unique_ptr<uint8_t, FreeDeleter>> arenas_
@@ -245,7 +254,7 @@ std::string CpuExecutable::Stats() const {
         " (the whole module runs on the evaluator: ", whole_module_reason_,
         ")\n");
   }
-  const LoweringStats& stats = program_->stats;
+  const LoweringStats& stats = lowered_.stats;
   absl::StrAppend(&out, "native instructions: ", stats.native_instructions,
                   "\nfallback instructions: ", stats.fallback_instructions,
                   "\n");
@@ -255,6 +264,7 @@ std::string CpuExecutable::Stats() const {
   }
   absl::StrAppend(&out, "kernels: ", stats.kernels,
                   "\nlibrary calls: ", stats.library_calls,
+                  "\ncontrol-flow thunks: ", stats.control_flow,
                   "\nthunks: ", program_->thunks.size(),
                   "\narena bytes: ", stats.arena_bytes, " (",
                   stats.unshared_bytes, " without reuse)\n");
@@ -275,10 +285,10 @@ absl::StatusOr<std::string> CpuExecutable::Emit(absl::string_view what) const {
   if (what == "hlo") return PrintModule(*module_);
   if (what == "stats") return Stats();
   if (what == "cpp") {
-    if (program_ == nullptr || program_->kernel_source.empty()) {
+    if (program_ == nullptr || lowered_.kernel_source.empty()) {
       return std::string("// no generated kernels\n");
     }
-    return absl::StrCat(KernelPrelude(), program_->kernel_source);
+    return absl::StrCat(KernelPrelude(), lowered_.kernel_source);
   }
   if (what == "thunks") {
     if (program_ == nullptr) {
@@ -297,8 +307,17 @@ absl::StatusOr<std::string> CpuExecutable::Emit(absl::string_view what) const {
                         slot.shape.ToString(false), "\n");
       }
     }
-    for (size_t i = 0; i < program_->thunks.size(); ++i) {
-      absl::StrAppend(&out, i, ": ", program_->thunks[i]->ToString(), "\n");
+    const std::vector<Program*> programs =
+        AllPrograms(const_cast<Program&>(*program_));
+    for (size_t p = 0; p < programs.size(); ++p) {
+      if (p > 0) {
+        absl::StrAppend(&out, "program ", p, " (arena ",
+                        programs[p]->arena_bytes, " bytes):\n");
+      }
+      for (size_t i = 0; i < programs[p]->thunks.size(); ++i) {
+        absl::StrAppend(&out, p > 0 ? "  " : "", i, ": ",
+                        programs[p]->thunks[i]->ToString(), "\n");
+      }
     }
     return out;
   }

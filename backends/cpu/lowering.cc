@@ -4,8 +4,10 @@
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "backends/cpu/buffer_assignment.h"
+#include "backends/cpu/control_thunks.h"
 #include "backends/cpu/loop_emitter.h"
 #include "compiler/ir/computation.h"
 
@@ -51,9 +53,28 @@ std::vector<int64_t> FreeDimensions(int64_t rank,
   return free;
 }
 
+// What the programs of one module share: the generated source of every
+// kernel, the statistics, and the programs of computations already lowered
+// (a computation called from several places is lowered once).
+struct LoweringContext {
+  std::string kernels;
+  LoweringStats stats;
+  int64_t max_while_iterations = 0;
+  absl::flat_hash_map<const Computation*, std::shared_ptr<Program>> programs;
+  int depth = 0;
+};
+
+// Computations nested deeper than this run on the evaluator (lowering
+// recurses once per level).
+constexpr int kMaxNesting = 64;
+
 class Lowerer {
  public:
-  explicit Lowerer(const Module& module) : module_(module) {}
+  Lowerer(LoweringContext& context, const Computation& computation,
+          bool result_in_place)
+      : context_(context),
+        computation_(computation),
+        result_in_place_(result_in_place) {}
   absl::StatusOr<std::unique_ptr<Program>> Run();
 
  private:
@@ -76,12 +97,20 @@ class Lowerer {
   absl::Status Fallback(const Instruction* instruction, const std::string& why);
   absl::Status AddKernel(const Instruction* instruction,
                          const Computation& computation, int64_t instructions);
+  // while, conditional and call: their computations' programs.
+  absl::StatusOr<bool> TryControlFlow(const Instruction* instruction,
+                                      std::string* why);
+  absl::StatusOr<std::shared_ptr<Program>> ProgramOf(
+      const Computation* computation, std::string* why);
+  std::vector<ValueTree> UseOperands(const Instruction* instruction,
+                                     int64_t first = 0);
 
-  const Module& module_;
+  LoweringContext& context_;
+  const Computation& computation_;
+  const bool result_in_place_;
   std::unique_ptr<Program> program_ = std::make_unique<Program>();
   std::vector<BufferInterval> intervals_;
   absl::flat_hash_map<const Instruction*, ValueTree> values_;
-  std::string kernels_;
 };
 
 absl::StatusOr<ValueTree> Lowerer::ArenaValue(const Shape& shape) {
@@ -120,6 +149,7 @@ ValueTree Lowerer::ParameterValue(const Shape& shape, int64_t parameter,
   BufferSlot slot;
   slot.kind = BufferSlot::Kind::kParameter;
   slot.shape = shape;
+  slot.bytes = shape.ByteSize().value_or(0);
   slot.parameter = parameter;
   slot.path = std::move(path);
   tree.slot = NewSlot(std::move(slot));
@@ -137,6 +167,7 @@ ValueTree Lowerer::ConstantValue(const Literal& literal) {
   BufferSlot slot;
   slot.kind = BufferSlot::Kind::kConstant;
   slot.shape = literal.shape();
+  slot.bytes = static_cast<int64_t>(literal.data().size());
   slot.constant = &literal;
   tree.slot = NewSlot(std::move(slot));
   return tree;
@@ -154,10 +185,11 @@ absl::Status Lowerer::AddKernel(const Instruction* instruction,
                                 const Computation& computation,
                                 int64_t instructions) {
   const std::string symbol =
-      absl::StrCat("kiln_kernel_", program_->stats.kernels);
+      absl::StrCat("kiln_kernel_", context_.stats.kernels);
   absl::StatusOr<std::string> source = EmitKernel(computation, symbol);
   if (!source.ok()) return source.status();
-  absl::StrAppend(&kernels_, "\n// ", instruction->name(), "\n", *source);
+  absl::StrAppend(&context_.kernels, "\n// ", instruction->name(), "\n",
+                  *source);
   std::vector<int64_t> inputs;
   for (const Instruction* operand : instruction->operands()) {
     const ValueTree& value = values_.at(operand);
@@ -174,8 +206,8 @@ absl::Status Lowerer::AddKernel(const Instruction* instruction,
   program_->thunks.push_back(std::make_unique<KernelThunk>(
       instruction->name(), symbol, std::move(inputs), std::move(outputs)));
   values_[instruction] = *std::move(result);
-  ++program_->stats.kernels;
-  program_->stats.native_instructions += instructions;
+  ++context_.stats.kernels;
+  context_.stats.native_instructions += instructions;
   return absl::OkStatus();
 }
 
@@ -265,8 +297,8 @@ absl::StatusOr<bool> Lowerer::TryDot(const Instruction* dot) {
   program_->thunks.push_back(std::make_unique<DotThunk>(
       *dot, std::move(dims), lhs_value.slot, rhs_value.slot, result->slot));
   values_[dot] = *std::move(result);
-  ++program_->stats.library_calls;
-  ++program_->stats.native_instructions;
+  ++context_.stats.library_calls;
+  ++context_.stats.native_instructions;
   return true;
 }
 
@@ -282,7 +314,7 @@ absl::Status Lowerer::Fallback(const Instruction* instruction,
   program_->thunks.push_back(std::make_unique<FallbackThunk>(
       *instruction, std::move(operands), *result));
   values_[instruction] = *std::move(result);
-  LoweringStats& stats = program_->stats;
+  LoweringStats& stats = context_.stats;
   const std::string op(OpcodeName(instruction->opcode()));
   ++stats.fallback_instructions;
   ++stats.fallback_by_op[op];
@@ -321,10 +353,13 @@ absl::Status Lowerer::Lower(const Instruction* instruction) {
     default:
       break;
   }
-  absl::StatusOr<bool> done = TryDot(instruction);
+  std::string why = "no native lowering";
+  absl::StatusOr<bool> done = TryControlFlow(instruction, &why);
   if (!done.ok()) return done.status();
   if (*done) return absl::OkStatus();
-  std::string why = "no native lowering";
+  done = TryDot(instruction);
+  if (!done.ok()) return done.status();
+  if (*done) return absl::OkStatus();
   done = TryKernel(instruction, &why);
   if (!done.ok()) return done.status();
   if (*done) return absl::OkStatus();
@@ -332,15 +367,15 @@ absl::Status Lowerer::Lower(const Instruction* instruction) {
 }
 
 absl::StatusOr<std::unique_ptr<Program>> Lowerer::Run() {
-  const Computation* entry = module_.entry();
-  absl::StatusOr<std::vector<Instruction*>> order = entry->PostOrder();
+  absl::StatusOr<std::vector<Instruction*>> order = computation_.PostOrder();
   if (!order.ok()) return order.status();
   for (const Instruction* instruction : *order) {
     if (absl::Status status = Lower(instruction); !status.ok()) return status;
   }
-  program_->result = values_.at(entry->root());
-  // The result's arena slots are written in place in the result literal:
-  // each at the first path it appears at (a later path gets a copy).
+  program_->result = values_.at(computation_.root());
+  // The entry's result arena slots are written in place in the result
+  // literal, each at the first path it appears at (a later path gets a
+  // copy); a nested program's result lives in its arena to the end.
   std::vector<std::pair<const ValueTree*, std::vector<int64_t>>> pending = {
       {&program_->result, {}}};
   while (!pending.empty()) {
@@ -348,8 +383,12 @@ absl::StatusOr<std::unique_ptr<Program>> Lowerer::Run() {
     pending.pop_back();
     if (tree->slot >= 0 &&
         program_->slots[tree->slot].kind == BufferSlot::Kind::kArena) {
-      program_->slots[tree->slot].kind = BufferSlot::Kind::kResult;
-      program_->slots[tree->slot].path = path;
+      if (result_in_place_) {
+        program_->slots[tree->slot].kind = BufferSlot::Kind::kResult;
+        program_->slots[tree->slot].path = path;
+      } else {
+        intervals_[tree->slot].live_out = true;
+      }
     }
     for (size_t i = 0; i < tree->elements.size(); ++i) {
       std::vector<int64_t> inner = path;
@@ -368,20 +407,18 @@ absl::StatusOr<std::unique_ptr<Program>> Lowerer::Run() {
   for (size_t j = 0; j < arena_slots.size(); ++j) {
     program_->slots[arena_slots[j]].offset = placement.offsets[j];
   }
-  program_->stats.arena_bytes = placement.arena_bytes;
-  program_->stats.unshared_bytes = placement.unshared_bytes;
-  if (!kernels_.empty()) {
-    program_->kernel_source = kernels_;
+  program_->arena_bytes = placement.arena_bytes;
+  if (result_in_place_) {
+    context_.stats.arena_bytes = placement.arena_bytes;
+    context_.stats.unshared_bytes = placement.unshared_bytes;
   }
   return std::move(program_);
 }
 
-}  // namespace
-
-std::string WholeModuleFallbackReason(const Module& module) {
-  const Computation* entry = module.entry();
-  if (entry == nullptr) return "no entry computation";
-  for (const Instruction* instruction : entry->instructions()) {
+// Why `computation` cannot be lowered step by step (dynamic shapes, tokens,
+// ...), or empty when it can.
+std::string StepwiseRefusal(const Computation& computation) {
+  for (const Instruction* instruction : computation.instructions()) {
     if (!instruction->shape().is_static()) {
       return absl::StrCat("dynamic shapes (", instruction->name(), ")");
     }
@@ -392,8 +429,136 @@ std::string WholeModuleFallbackReason(const Module& module) {
   return "";
 }
 
-absl::StatusOr<std::unique_ptr<Program>> LowerModule(const Module& module) {
-  return Lowerer(module).Run();
+absl::StatusOr<std::shared_ptr<Program>> Lowerer::ProgramOf(
+    const Computation* computation, std::string* why) {
+  auto found = context_.programs.find(computation);
+  if (found != context_.programs.end()) return found->second;
+  if (context_.depth >= kMaxNesting) {
+    *why = absl::StrCat("computations nested more than ", kMaxNesting,
+                        " deep run on the evaluator");
+    return std::shared_ptr<Program>();
+  }
+  if (std::string refusal = StepwiseRefusal(*computation); !refusal.empty()) {
+    *why = absl::StrCat(computation->name(), ": ", refusal);
+    return std::shared_ptr<Program>();
+  }
+  ++context_.depth;
+  absl::StatusOr<std::unique_ptr<Program>> program =
+      Lowerer(context_, *computation, /*result_in_place=*/false).Run();
+  --context_.depth;
+  if (!program.ok()) return program.status();
+  std::shared_ptr<Program> shared = *std::move(program);
+  context_.programs[computation] = shared;
+  return shared;
+}
+
+std::vector<ValueTree> Lowerer::UseOperands(const Instruction* instruction,
+                                            int64_t first) {
+  std::vector<ValueTree> operands;
+  for (int64_t k = first; k < instruction->operand_count(); ++k) {
+    operands.push_back(values_.at(instruction->operand(k)));
+    NoteUse(operands.back());
+  }
+  return operands;
+}
+
+absl::StatusOr<bool> Lowerer::TryControlFlow(const Instruction* instruction,
+                                             std::string* why) {
+  const AttributeMap& attrs = instruction->attrs();
+  std::vector<const Computation*> callees;
+  switch (instruction->opcode()) {
+    case Opcode::kCall:
+      callees = {*attrs.Get<Computation*>("to_apply")};
+      break;
+    case Opcode::kWhile:
+      callees = {*attrs.Get<Computation*>("condition"),
+                 *attrs.Get<Computation*>("body")};
+      break;
+    case Opcode::kConditional:
+      if (const auto* list =
+              attrs.Get<ComputationList>("branch_computations")) {
+        callees.assign(list->begin(), list->end());
+      } else {
+        callees = {*attrs.Get<Computation*>("true_computation"),
+                   *attrs.Get<Computation*>("false_computation")};
+      }
+      break;
+    default:
+      return false;
+  }
+  std::vector<std::shared_ptr<Program>> programs;
+  for (const Computation* callee : callees) {
+    absl::StatusOr<std::shared_ptr<Program>> program = ProgramOf(callee, why);
+    if (!program.ok()) return program.status();
+    if (*program == nullptr) return false;
+    programs.push_back(*std::move(program));
+  }
+  std::unique_ptr<Thunk> thunk;
+  if (instruction->opcode() == Opcode::kCall) {
+    std::vector<ValueTree> operands = UseOperands(instruction);
+    absl::StatusOr<ValueTree> result = ArenaValue(instruction->shape());
+    if (!result.ok()) return result.status();
+    thunk = std::make_unique<CallThunk>(*instruction, programs[0],
+                                        std::move(operands), *result);
+    values_[instruction] = *std::move(result);
+  } else if (instruction->opcode() == Opcode::kWhile) {
+    std::vector<ValueTree> operands = UseOperands(instruction);
+    absl::StatusOr<ValueTree> state = ArenaValue(instruction->shape());
+    if (!state.ok()) return state.status();
+    thunk = std::make_unique<WhileThunk>(*instruction, programs[0], programs[1],
+                                         std::move(operands[0]), *state,
+                                         context_.max_while_iterations);
+    values_[instruction] = *std::move(state);
+  } else {
+    const ValueTree selector = values_.at(instruction->operand(0));
+    NoteUse(selector);
+    std::vector<ValueTree> operands = UseOperands(instruction, 1);
+    absl::StatusOr<ValueTree> result = ArenaValue(instruction->shape());
+    if (!result.ok()) return result.status();
+    thunk = std::make_unique<ConditionalThunk>(*instruction,
+                                               std::move(programs), selector,
+                                               std::move(operands), *result);
+    values_[instruction] = *std::move(result);
+  }
+  program_->thunks.push_back(std::move(thunk));
+  ++context_.stats.control_flow;
+  ++context_.stats.native_instructions;
+  return true;
+}
+
+}  // namespace
+
+std::string WholeModuleFallbackReason(const Module& module) {
+  const Computation* entry = module.entry();
+  if (entry == nullptr) return "no entry computation";
+  return StepwiseRefusal(*entry);
+}
+
+absl::StatusOr<LoweredModule> LowerModule(const Module& module,
+                                          int64_t max_while_iterations) {
+  LoweringContext context;
+  context.max_while_iterations = max_while_iterations;
+  absl::StatusOr<std::unique_ptr<Program>> entry =
+      Lowerer(context, *module.entry(), /*result_in_place=*/true).Run();
+  if (!entry.ok()) return entry.status();
+  LoweredModule lowered;
+  lowered.entry = *std::move(entry);
+  lowered.kernel_source = std::move(context.kernels);
+  lowered.stats = std::move(context.stats);
+  return lowered;
+}
+
+std::vector<Program*> AllPrograms(Program& program) {
+  std::vector<Program*> all = {&program};
+  absl::flat_hash_set<Program*> seen = {&program};
+  for (size_t i = 0; i < all.size(); ++i) {
+    for (const auto& thunk : all[i]->thunks) {
+      for (Program* nested : thunk->NestedPrograms()) {
+        if (seen.insert(nested).second) all.push_back(nested);
+      }
+    }
+  }
+  return all;
 }
 
 }  // namespace kiln::cpu

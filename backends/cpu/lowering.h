@@ -27,26 +27,33 @@ struct LoweringStats {
   std::map<std::string, std::string> fallback_reason;
   int64_t kernels = 0;
   int64_t library_calls = 0;
+  // while, conditional and call thunks running lowered programs.
+  int64_t control_flow = 0;
   int64_t arena_bytes = 0;
   int64_t unshared_bytes = 0;
   // Set when the whole entry runs on the evaluator (why in the string).
   std::string whole_module_fallback;
 };
 
-struct Program {
-  std::vector<BufferSlot> slots;
-  std::vector<std::unique_ptr<Thunk>> thunks;
-  ValueTree result;
-  // The generated kernels (the translation unit is KernelPrelude() followed
-  // by this text); empty without kernels.
+// The entry computation's program and what lowering found.
+struct LoweredModule {
+  std::unique_ptr<Program> entry;
+  // The generated kernels of every program (the translation unit is
+  // KernelPrelude() followed by this text); empty without kernels.
   std::string kernel_source;
   LoweringStats stats;
 };
 
-// Lowers `module`'s entry computation; `module` must outlive the program
-// (thunks point at its instructions). Fails only on internal errors: what
-// has no native lowering becomes a fallback thunk.
-absl::StatusOr<std::unique_ptr<Program>> LowerModule(const Module& module);
+// Lowers `module`'s entry computation, and the computations its whiles,
+// conditionals and calls run; `module` must outlive the programs (thunks
+// point at its instructions). Fails only on internal errors: what has no
+// native lowering becomes a fallback thunk. `max_while_iterations` bounds
+// every while loop.
+absl::StatusOr<LoweredModule> LowerModule(const Module& module,
+                                          int64_t max_while_iterations);
+
+// Every program of `program`'s thunks, recursively, `program` first.
+std::vector<Program*> AllPrograms(Program& program);
 
 // Why the entry cannot be lowered step by step (dynamic shapes, tokens,
 // ...), or empty when it can.

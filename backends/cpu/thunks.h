@@ -45,7 +45,9 @@ struct ValueTree {
 
 // One execution's state: each slot's address, and the evaluator context
 // that fallback thunks share (its rng state lives across the run).
+struct Program;
 struct RunState {
+  const Program* program = nullptr;  // Whose slots `addresses` are.
   std::vector<uint8_t*> addresses;
   eval::EvalContext* eval = nullptr;
 };
@@ -56,6 +58,19 @@ class Thunk {
   virtual absl::Status Run(RunState& state) const = 0;
   // One line for `kiln compile --emit=thunks`.
   virtual std::string ToString() const = 0;
+  // The programs this thunk runs (a while's condition and body, ...).
+  virtual std::vector<Program*> NestedPrograms() const { return {}; }
+};
+
+// A computation lowered to steps: its slots, its thunks in order, its
+// result as a tree of slots, and the arena its executions need. The entry
+// computation is one; each computation a while, conditional or call runs
+// is another, owned by that thunk.
+struct Program {
+  std::vector<BufferSlot> slots;
+  std::vector<std::unique_ptr<Thunk>> thunks;
+  ValueTree result;
+  int64_t arena_bytes = 0;
 };
 
 using KernelFunction = void (*)(const void* const* in, void* const* out);
