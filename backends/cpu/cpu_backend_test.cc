@@ -266,18 +266,55 @@ TEST_F(CpuBackendTest, NarrowFloatDotsWidenAndRoundOnce) {
 TEST_F(CpuBackendTest, FallbacksAreCountedAndNamed) {
   std::unique_ptr<Module> module = Parse(R"(
 HloModule m
-lt {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT c = pred[] compare(a, b), direction=LT
-}
 ENTRY e {
-  x = f32[9] parameter(0)
-  ROOT s = f32[9] sort(x), dimensions={0}, to_apply=lt
+  x = f32[4,4] parameter(0)
+  ROOT c = f32[4,4] cholesky(x), lower=true
 })");
   ASSERT_NE(module, nullptr);
-  const std::string stats = ExpectSameAsReference(*module, 5, "sort");
-  EXPECT_NE(stats.find("fallback sort: 1"), std::string::npos) << stats;
+  const std::string stats = ExpectSameAsReference(*module, 5, "cholesky");
+  EXPECT_NE(stats.find("fallback cholesky: 1"), std::string::npos) << stats;
+}
+
+TEST_F(CpuBackendTest, SortsKeysAndValuesWithTheEvaluatorsOrder) {
+  // A total-order comparator on the keys (NaN and -0 included through
+  // random values and constants), values carried along; and a comparator
+  // that is not a strict weak order (LE), which must give the evaluator's
+  // permutation too.
+  std::unique_ptr<Module> module = Parse(R"(
+HloModule m
+by_key {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  c = s32[] parameter(2)
+  d = s32[] parameter(3)
+  ROOT lt = pred[] compare(a, b), direction=LT, type=TOTALORDER
+}
+le {
+  a = s32[] parameter(0)
+  b = s32[] parameter(1)
+  ROOT le = pred[] compare(a, b), direction=LE
+}
+ENTRY e {
+  x = f32[5,40] parameter(0)
+  k = f32[3] constant({nan, -0, 0})
+  v = s32[5,40] iota(), iota_dimension=1
+  s = (f32[5,40], s32[5,40]) sort(x, v), dimensions={1}, to_apply=by_key
+  w = s32[5,40] parameter(1)
+  t = s32[5,40] sort(w), dimensions={0}, to_apply=le
+  f = f32[3] negate(k)
+  ks = (f32[3], f32[3]) sort(k, f), dimensions={0}, to_apply=by_key.2
+  ROOT out = ((f32[5,40], s32[5,40]), s32[5,40], (f32[3], f32[3])) tuple(s, t, ks)
+}
+by_key.2 {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  c = f32[] parameter(2)
+  d = f32[] parameter(3)
+  ROOT lt = pred[] compare(a, b), direction=LT, type=TOTALORDER
+})");
+  ASSERT_NE(module, nullptr);
+  const std::string stats = ExpectSameAsReference(*module, 6, "sorts");
+  EXPECT_NE(stats.find("fallback instructions: 0"), std::string::npos) << stats;
 }
 
 TEST_F(CpuBackendTest, WhileBodiesThatPermuteTheirStateRunNatively) {

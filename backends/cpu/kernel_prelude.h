@@ -7,11 +7,13 @@
 #ifndef KILN_BACKENDS_CPU_KERNEL_PRELUDE_H_
 #define KILN_BACKENDS_CPU_KERNEL_PRELUDE_H_
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
 #include <type_traits>
+#include <vector>
 
 namespace kiln_cpu {
 
@@ -79,6 +81,43 @@ inline int64_t ClampStart(T start, int64_t bound, int64_t size) {
   }
   const int64_t high = bound - size;
   return s < 0 ? 0 : (s > high ? high : s);
+}
+
+// The key of a float in the total order (-NaN < -inf < ... < -0 < +0 <
+// ... < inf < +NaN) as the evaluator computes it (comparison.h).
+template <typename F>
+inline uint64_t TotalOrderKey(F value) {
+  using Bits = std::conditional_t<sizeof(F) == 4, uint32_t, uint64_t>;
+  Bits bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  const uint64_t sign = uint64_t{1} << (8 * sizeof(F) - 1);
+  const uint64_t magnitude = static_cast<uint64_t>(bits) & (sign - 1);
+  const uint64_t middle = uint64_t{1} << 63;
+  return (bits & sign) != 0 ? middle - 1 - magnitude : middle + magnitude;
+}
+
+// The evaluator's sort (reduction_sort.cc): a bottom-up stable merge sort
+// whose indices stay in bounds whatever the comparator answers, so that a
+// comparator that is not a strict weak order gives the same permutation
+// as on the evaluator.
+template <typename Less>
+inline void StableMergeSort(std::vector<int64_t>& items,
+                            std::vector<int64_t>& buffer, Less&& less) {
+  const int64_t n = static_cast<int64_t>(items.size());
+  buffer.resize(items.size());
+  for (int64_t width = 1; width < n; width *= 2) {
+    for (int64_t lo = 0; lo < n; lo += 2 * width) {
+      const int64_t mid = std::min(lo + width, n);
+      const int64_t hi = std::min(lo + 2 * width, n);
+      int64_t i = lo, j = mid, out = lo;
+      while (i < mid && j < hi) {
+        buffer[out++] = less(items[j], items[i]) ? items[j++] : items[i++];
+      }
+      while (i < mid) buffer[out++] = items[i++];
+      while (j < hi) buffer[out++] = items[j++];
+    }
+    items.swap(buffer);
+  }
 }
 
 }  // namespace kiln_cpu

@@ -107,8 +107,9 @@ absl::Status CheckCompare(const Instruction& compare) {
     return NotEmittable(compare, "no comparison direction");
   }
   const EnumValue* type = compare.attrs().Get<EnumValue>("type");
-  if (type != nullptr && type->spelling == "TOTALORDER") {
-    return NotEmittable(compare, "total-order comparisons are not emitted");
+  if (type != nullptr && type->spelling == "TOTALORDER" &&
+      !IsFloatType(compare.operand(0)->shape().element_type())) {
+    return NotEmittable(compare, "total order of a non-float type");
   }
   return absl::OkStatus();
 }
@@ -221,6 +222,20 @@ class KernelWriter {
       : computation_(computation), name_(std::move(name)) {}
 
   absl::StatusOr<std::string> Write();
+
+  // The statements computing the scalar computation's root with parameter
+  // k bound to the C++ expression `names[k]`, indented `depth` levels;
+  // stores the variable holding the result in `result`.
+  std::string ScalarBody(const std::vector<std::string>& names, int depth,
+                         std::string* result) {
+    for (size_t k = 0; k < names.size(); ++k) {
+      bindings_[computation_.parameter(k)] = names[k];
+    }
+    depth_ = depth;
+    *result = Value(computation_.root(), {});
+    return body_;
+  }
+  const std::string& globals() const { return globals_; }
 
  private:
   // The variable holding `instruction`'s element at `index`; appends the
@@ -543,6 +558,14 @@ std::string KernelWriter::Compute(const Instruction* instruction,
       case Opcode::kCompare: {
         const auto direction = *ParseComparisonDirection(
             instruction->attrs().Get<EnumValue>("direction")->spelling);
+        const EnumValue* type = instruction->attrs().Get<EnumValue>("type");
+        if (type != nullptr && type->spelling == "TOTALORDER") {
+          expression = absl::StrCat(
+              "kiln_cpu::TotalOrderKey(", operand_value(0, index), ") ",
+              CompareOperator(direction), " kiln_cpu::TotalOrderKey(",
+              operand_value(1, index), ")");
+          break;
+        }
         expression = absl::StrCat(operand_value(0, index), " ",
                                   CompareOperator(direction), " ",
                                   operand_value(1, index));
@@ -816,6 +839,31 @@ absl::StatusOr<std::string> EmitKernel(const Computation& computation,
     return status;
   }
   return KernelWriter(computation, std::string(name)).Write();
+}
+
+absl::StatusOr<ScalarFunction> EmitScalarFunction(
+    const Computation& computation, const std::vector<std::string>& names,
+    absl::string_view prefix, int depth) {
+  if (computation.root() == nullptr ||
+      computation.parameters().size() != names.size() ||
+      !computation.root()->shape().IsScalar()) {
+    return absl::UnimplementedError(
+        absl::StrCat(computation.name(), " is not a scalar function of ",
+                     names.size(), " parameters"));
+  }
+  for (const Instruction* instruction : computation.instructions()) {
+    if (!instruction->shape().IsScalar()) {
+      return NotEmittable(*instruction, "a non-scalar value");
+    }
+    if (absl::Status status = CheckEmittable(*instruction); !status.ok()) {
+      return status;
+    }
+  }
+  KernelWriter writer(computation, std::string(prefix));
+  ScalarFunction function;
+  function.body = writer.ScalarBody(names, depth, &function.result);
+  function.globals = writer.globals();
+  return function;
 }
 
 const std::string& KernelPrelude() {

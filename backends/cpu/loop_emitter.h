@@ -16,6 +16,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -48,6 +49,20 @@ absl::Status CheckEmittable(const Computation& computation);
 // must pass CheckEmittable.
 absl::StatusOr<std::string> EmitKernel(const Computation& computation,
                                        absl::string_view name);
+
+// A scalar computation (a comparator, a reducer) as C++ statements.
+struct ScalarFunction {
+  std::string globals;  // File-scope definitions (constants) it needs.
+  std::string body;     // Statements, indented.
+  std::string result;   // The variable holding the root's value.
+};
+
+// `computation` with parameter k bound to the C++ expression `names[k]`.
+// Every instruction must be scalar and emittable; `prefix` makes the
+// names of its constants unique in the translation unit.
+absl::StatusOr<ScalarFunction> EmitScalarFunction(
+    const Computation& computation, const std::vector<std::string>& names,
+    absl::string_view prefix, int depth);
 
 // The text every generated translation unit starts with: the evaluator's
 // scalar functors and kernel_prelude.h.

@@ -1,6 +1,7 @@
 #include "backends/cpu/lowering.h"
 
 #include <algorithm>
+#include <functional>
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
@@ -9,6 +10,7 @@
 #include "backends/cpu/buffer_assignment.h"
 #include "backends/cpu/control_thunks.h"
 #include "backends/cpu/loop_emitter.h"
+#include "backends/cpu/sort_emitter.h"
 #include "compiler/ir/computation.h"
 
 namespace kiln::cpu {
@@ -97,6 +99,14 @@ class Lowerer {
   absl::Status Fallback(const Instruction* instruction, const std::string& why);
   absl::Status AddKernel(const Instruction* instruction,
                          const Computation& computation, int64_t instructions);
+  // A kernel whose source `emit` writes under the symbol it is given.
+  absl::Status AddKernelSource(
+      const Instruction* instruction,
+      const std::function<absl::StatusOr<std::string>(const std::string&)>&
+          emit,
+      int64_t instructions);
+  absl::StatusOr<bool> TrySort(const Instruction* instruction,
+                               std::string* why);
   // while, conditional and call: their computations' programs.
   absl::StatusOr<bool> TryControlFlow(const Instruction* instruction,
                                       std::string* why);
@@ -184,9 +194,21 @@ void Lowerer::NoteUse(const ValueTree& tree) {
 absl::Status Lowerer::AddKernel(const Instruction* instruction,
                                 const Computation& computation,
                                 int64_t instructions) {
+  return AddKernelSource(
+      instruction,
+      [&](const std::string& symbol) {
+        return EmitKernel(computation, symbol);
+      },
+      instructions);
+}
+
+absl::Status Lowerer::AddKernelSource(
+    const Instruction* instruction,
+    const std::function<absl::StatusOr<std::string>(const std::string&)>& emit,
+    int64_t instructions) {
   const std::string symbol =
       absl::StrCat("kiln_kernel_", context_.stats.kernels);
-  absl::StatusOr<std::string> source = EmitKernel(computation, symbol);
+  absl::StatusOr<std::string> source = emit(symbol);
   if (!source.ok()) return source.status();
   absl::StrAppend(&context_.kernels, "\n// ", instruction->name(), "\n",
                   *source);
@@ -249,6 +271,25 @@ absl::StatusOr<bool> Lowerer::TryKernel(const Instruction* instruction,
   wrapper.set_root(wrapper.AddInstruction(instruction->CloneWithNewOperands(
       instruction->shape(), parameters, instruction->name())));
   absl::Status status = AddKernel(instruction, wrapper, 1);
+  if (!status.ok()) return status;
+  return true;
+}
+
+absl::StatusOr<bool> Lowerer::TrySort(const Instruction* instruction,
+                                      std::string* why) {
+  if (instruction->opcode() != Opcode::kSort) return false;
+  // Emitted once to learn whether it can be (the symbol is a placeholder).
+  if (absl::StatusOr<std::string> probe = EmitSortKernel(*instruction, "k");
+      !probe.ok()) {
+    *why = std::string(probe.status().message());
+    return false;
+  }
+  absl::Status status = AddKernelSource(
+      instruction,
+      [&](const std::string& symbol) {
+        return EmitSortKernel(*instruction, symbol);
+      },
+      1);
   if (!status.ok()) return status;
   return true;
 }
@@ -358,6 +399,9 @@ absl::Status Lowerer::Lower(const Instruction* instruction) {
   if (!done.ok()) return done.status();
   if (*done) return absl::OkStatus();
   done = TryDot(instruction);
+  if (!done.ok()) return done.status();
+  if (*done) return absl::OkStatus();
+  done = TrySort(instruction, &why);
   if (!done.ok()) return done.status();
   if (*done) return absl::OkStatus();
   done = TryKernel(instruction, &why);
