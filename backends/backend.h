@@ -48,6 +48,10 @@ struct CompileOptions {
   // iterations than this, or a single value larger than this, is an error.
   int64_t max_while_iterations = int64_t{1} << 24;
   int64_t max_literal_bytes = kDefaultMaxLiteralBytes;
+  // The whole run's budget of evaluated instructions, and of the bytes its
+  // values take at once (0: the evaluator's default, EvalOptions).
+  int64_t max_steps = int64_t{1} << 32;
+  int64_t max_live_bytes = 0;
 };
 
 // A compiled module. Owns everything it needs: the module passed to

@@ -24,6 +24,10 @@ class ReferenceExecutable : public Executable {
         num_partitions_(options.num_partitions) {
     eval_options_.max_while_iterations = options.max_while_iterations;
     eval_options_.max_literal_bytes = options.max_literal_bytes;
+    eval_options_.max_steps = options.max_steps;
+    if (options.max_live_bytes > 0) {
+      eval_options_.max_live_bytes = options.max_live_bytes;
+    }
     eval_options_.rng_seed = options.rng_seed;
   }
 

@@ -3,6 +3,10 @@
 // value after its last use.
 #include "compiler/evaluator/evaluator.h"
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>
@@ -10,6 +14,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
+#include "compiler/evaluator/collective_hub.h"
 #include "compiler/evaluator/data_movement_copy.h"
 #include "compiler/evaluator/kernel.h"
 #include "compiler/ops/shape_inference.h"
@@ -30,12 +35,57 @@ CustomCallRegistry& GlobalCustomCallRegistry() {
   return *registry;
 }
 
+int64_t DefaultMaxLiveBytes() {
+  constexpr int64_t kCap = int64_t{16} << 30;
+  // Half of the memory leaves room for the kernels' temporaries, the
+  // arguments and the rest of the process.
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page_size = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page_size <= 0) return kCap;
+  const int64_t half = static_cast<int64_t>(pages) / 2 * page_size;
+  return std::min(kCap, half);
+}
+
+absl::Status CheckEvalOptions(const EvalOptions& options) {
+  if (options.max_while_iterations < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("EvalOptions::max_while_iterations is ",
+                     options.max_while_iterations, "; it must be >= 0"));
+  }
+  if (options.max_steps < 1) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "EvalOptions::max_steps is ", options.max_steps, "; it must be >= 1"));
+  }
+  if (options.max_live_bytes < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("EvalOptions::max_live_bytes is ", options.max_live_bytes,
+                     "; it must be >= 1"));
+  }
+  return absl::OkStatus();
+}
+
 namespace eval {
 namespace {
 
 // Deeper nesting of calls than this is refused (stack safety); verified
 // modules have no recursion, so only absurd inputs reach it.
 constexpr int kMaxCallDepth = 256;
+
+// The bytes a value holds (its elements, and its tuple elements').
+int64_t LiteralBytes(const Literal& literal) {
+  int64_t bytes = static_cast<int64_t>(literal.data().size());
+  for (const Literal& element : literal.tuple_elements()) {
+    bytes += LiteralBytes(element);
+  }
+  return bytes;
+}
+
+// The bytes a value of the instruction's declared shape takes (a dynamic
+// shape at its bounds, as the evaluator holds it); 0 when unknown.
+int64_t DeclaredBytes(const Instruction& instruction) {
+  absl::StatusOr<int64_t> bytes = instruction.shape().ByteSize();
+  return bytes.ok() ? *bytes : 0;
+}
 
 // True when a kernel's result may stand for `instruction`'s value: same
 // shape, layouts aside. Dynamic dimensions are only bounds, so they are
@@ -60,6 +110,24 @@ EvalContext::EvalContext(const Module& module, const EvalOptions& options,
     : module_(module), options_(options), device_(device), hub_(hub) {
   state_.generator.seed(options.rng_seed);
   state_.rng_state = options.rng_seed;
+  // The devices run at once, so they share the memory budget.
+  const int64_t devices = hub == nullptr ? 1 : hub->device_count();
+  live_budget_ = std::max<int64_t>(1, options.max_live_bytes / devices);
+}
+
+absl::Status EvalContext::CheckLive(const Instruction& instruction,
+                                    int64_t bytes,
+                                    absl::string_view what) const {
+  if (bytes <= live_budget_ - live_bytes_) return absl::OkStatus();
+  const int64_t total =
+      bytes > INT64_MAX - live_bytes_ ? INT64_MAX : live_bytes_ + bytes;
+  return KernelError(
+      instruction,
+      absl::StrCat(what, " the values alive together would take ", total,
+                   " bytes, over the evaluator's budget of ", live_budget_,
+                   " bytes", hub_ == nullptr ? "" : " per device",
+                   " (EvalOptions::max_live_bytes; kiln run "
+                   "--max_live_bytes)"));
 }
 
 absl::StatusOr<Shape> EvalContext::RuleShape(const Instruction& instruction) {
@@ -85,6 +153,12 @@ absl::StatusOr<Literal> EvalContext::NewLiteral(const Instruction& instruction,
     absl::StatusOr<Shape> bounded = BoundedShape(instruction, shape);
     if (!bounded.ok()) return bounded.status();
     return NewLiteral(instruction, *bounded);
+  }
+  // Checked before allocating: a value over the budget is refused rather
+  // than left to exhaust memory (std::bad_alloc).
+  if (absl::StatusOr<int64_t> bytes = shape.ByteSize(); bytes.ok()) {
+    absl::Status live = CheckLive(instruction, *bytes, "with this value,");
+    if (!live.ok()) return live;
   }
   absl::StatusOr<Literal> literal =
       Literal::Create(shape, options_.max_literal_bytes);
@@ -136,9 +210,46 @@ absl::StatusOr<EvalContext::Plan*> EvalContext::PlanFor(
         "computation ", computation.name(), ": ROOT is not in its order"));
   }
   plan->root_slot = root->second;
+  EstimatePeak(*plan);
   Plan* raw = plan.get();
   plans_.emplace(&computation, std::move(plan));
   return raw;
+}
+
+// Replays RunFrame's bookkeeping on the declared shapes: a value is held
+// from its instruction until its last use (until the end for the ROOT;
+// not at all when unused), parameters are the caller's.
+void EvalContext::EstimatePeak(Plan& plan) {
+  const size_t count = plan.order.size();
+  std::vector<int64_t> bytes(count, 0);
+  std::vector<int32_t> uses_left = plan.uses;
+  int64_t live = 0;
+  for (size_t i = 0; i < count; ++i) {
+    const Instruction& instruction = *plan.order[i];
+    if (instruction.opcode() != Opcode::kParameter) {
+      bytes[i] = DeclaredBytes(instruction);
+    }
+    live = bytes[i] > INT64_MAX - live ? INT64_MAX : live + bytes[i];
+    if (live > plan.peak_bytes) {
+      plan.peak_bytes = live;
+      plan.peak_slot = static_cast<int32_t>(i);
+    }
+    for (int32_t slot : plan.operand_slots[i]) {
+      if (--uses_left[slot] == 0 && slot != plan.root_slot) {
+        live -= bytes[slot];
+      }
+    }
+    if (plan.uses[i] == 0 && static_cast<int32_t>(i) != plan.root_slot) {
+      live -= bytes[i];
+    }
+  }
+}
+
+void EvalContext::Free(Frame& frame, size_t i) {
+  live_bytes_ -= frame.owned_bytes[i];
+  frame.owned_bytes[i] = 0;
+  frame.owned[i] = Literal();
+  frame.values[i] = nullptr;
 }
 
 absl::StatusOr<Literal> EvalContext::Call(
@@ -157,6 +268,13 @@ absl::StatusOr<Literal> EvalContext::Call(
   }
   absl::StatusOr<Plan*> plan = PlanFor(computation);
   if (!plan.ok()) return plan.status();
+  // Refused before running when the declared shapes already say so.
+  if (absl::Status live =
+          CheckLive(*(*plan)->order[(*plan)->peak_slot], (*plan)->peak_bytes,
+                    "estimated before running, here");
+      !live.ok()) {
+    return live;
+  }
   ++call_depth_;
   absl::StatusOr<Literal> result = RunPlan(**plan, arguments);
   --call_depth_;
@@ -192,13 +310,14 @@ absl::StatusOr<Literal> EvalContext::RunPlan(
     frame = std::make_unique<Frame>();
     frame->values.resize(plan.order.size());
     frame->owned.resize(plan.order.size());
+    frame->owned_bytes.resize(plan.order.size());
   } else {
     frame = std::move(plan.spare_frames.back());
     plan.spare_frames.pop_back();
   }
   absl::StatusOr<Literal> result = RunFrame(plan, *frame, arguments);
   for (size_t i = 0; i < frame->owned.size(); ++i) {
-    if (frame->values[i] == &frame->owned[i]) frame->owned[i] = Literal();
+    if (frame->values[i] == &frame->owned[i]) Free(*frame, i);
     frame->values[i] = nullptr;
   }
   plan.spare_frames.push_back(std::move(frame));
@@ -225,6 +344,13 @@ absl::StatusOr<Literal> EvalContext::RunFrame(
       }
       continue;
     }
+    if (++steps_ > options_.max_steps) {
+      return KernelError(
+          instruction,
+          absl::StrCat("the run did not finish within ", options_.max_steps,
+                       " steps (EvalOptions::max_steps; kiln run "
+                       "--max_steps)"));
+    }
     operands.clear();
     for (int32_t slot : plan.operand_slots[i]) operands.push_back(values[slot]);
     const Kernel kernel = plan.kernels[i];
@@ -243,18 +369,31 @@ absl::StatusOr<Literal> EvalContext::RunFrame(
           " kernel returned ", value->shape().ToString(false), " for ",
           instruction.shape().ToString(false)));
     }
+    const int64_t bytes = LiteralBytes(*value);
+    if (absl::Status live = CheckLive(instruction, bytes, "with its value,");
+        !live.ok()) {
+      return live;
+    }
+    live_bytes_ += bytes;
+    frame.owned_bytes[i] = bytes;
     owned[i] = *std::move(value);
     values[i] = &owned[i];
-    // Free each operand's value after its last use (the ROOT's is kept).
+    // Free each operand's value after its last use (the ROOT's is kept),
+    // and a value nothing reads at once.
     for (int32_t slot : plan.operand_slots[i]) {
       if (--uses_left[slot] == 0 && slot != plan.root_slot &&
           values[slot] == &owned[slot]) {
-        owned[slot] = Literal();
-        values[slot] = nullptr;
+        Free(frame, slot);
       }
+    }
+    if (plan.uses[i] == 0 && static_cast<int32_t>(i) != plan.root_slot) {
+      Free(frame, i);
     }
   }
   if (values[plan.root_slot] == &owned[plan.root_slot]) {
+    // The caller holds (and counts) the result from here on.
+    live_bytes_ -= frame.owned_bytes[plan.root_slot];
+    frame.owned_bytes[plan.root_slot] = 0;
     return std::move(owned[plan.root_slot]);
   }
   return *values[plan.root_slot];
@@ -268,6 +407,9 @@ absl::StatusOr<Literal> Evaluate(const Module& module,
   if (module.entry() == nullptr) {
     return absl::InvalidArgumentError(
         absl::StrCat("module ", module.name(), " has no entry computation"));
+  }
+  if (absl::Status valid = CheckEvalOptions(options); !valid.ok()) {
+    return valid;
   }
   std::vector<const Literal*> pointers;
   pointers.reserve(arguments.size());

@@ -45,12 +45,33 @@ class CustomCallRegistry {
 };
 CustomCallRegistry& GlobalCustomCallRegistry();
 
+// EvalOptions::max_steps by default: 2^32 instructions, minutes of work.
+inline constexpr int64_t kDefaultMaxSteps = int64_t{1} << 32;
+// EvalOptions::max_live_bytes by default: half of the physical memory, at
+// most 16 GiB (16 GiB when the memory size is unknown).
+int64_t DefaultMaxLiveBytes();
+
 struct EvalOptions {
   // A while loop that runs more iterations than this is an error naming
-  // the instruction (a reference evaluator must terminate).
+  // the instruction (a reference evaluator must terminate). Must be >= 0.
   int64_t max_while_iterations = 1 << 24;
+  // The budget of the whole run: every instruction the evaluator runs (in
+  // every computation, loop iteration and per-element call of a reducer or
+  // comparator) is one step, and the step past this is an error naming
+  // the instruction. Loops nested inside each other each stay under
+  // max_while_iterations yet may multiply; this bounds their product.
+  // Counted per simulated device. Must be >= 1.
+  int64_t max_steps = kDefaultMaxSteps;
   // No single literal larger than this is allocated.
   int64_t max_literal_bytes = kDefaultMaxLiteralBytes;
+  // The values alive together (the instructions' values the evaluator
+  // holds at once, in every frame of nested calls; not the caller's
+  // arguments) stay within this many bytes, shared evenly by the simulated
+  // devices. A computation whose values would exceed it is refused before
+  // it runs where its declared shapes say so (the instruction at the
+  // peak), otherwise when the value that would exceed it is created; the
+  // error names the instruction. Must be >= 1.
+  int64_t max_live_bytes = DefaultMaxLiveBytes();
   // Seed of the generator behind `rng` (uniform/normal) and the initial
   // state of rng-get-and-update-state. The same seed gives the same values.
   uint64_t rng_seed = 0;
@@ -61,6 +82,9 @@ struct EvalOptions {
   std::deque<Literal>* infeed = nullptr;
   std::vector<Literal>* outfeed = nullptr;
 };
+
+// An error naming the first EvalOptions field out of its range.
+absl::Status CheckEvalOptions(const EvalOptions& options);
 
 // Runs the entry computation of `module` on `arguments` (one per entry
 // parameter, shapes compatible with the parameters'). Returns the root's

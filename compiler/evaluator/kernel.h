@@ -95,6 +95,8 @@ class EvalContext {
   struct Frame {
     std::vector<const Literal*> values;
     std::vector<Literal> owned;
+    // The bytes of each owned value, as counted in live_bytes_.
+    std::vector<int64_t> owned_bytes;
     std::vector<int32_t> uses_left;
     std::vector<const Literal*> operands;
   };
@@ -109,8 +111,20 @@ class EvalContext {
     // Each instruction's kernel, looked up once (null: none registered).
     std::vector<Kernel> kernels;
     int32_t root_slot = 0;
+    // The most bytes this computation's own values take at once, from
+    // their declared shapes (nested calls aside), and where: checked
+    // against the live budget before each run.
+    int64_t peak_bytes = 0;
+    int32_t peak_slot = 0;
     std::vector<std::unique_ptr<Frame>> spare_frames;
   };
+  // Fills plan.peak_bytes and plan.peak_slot.
+  static void EstimatePeak(Plan& plan);
+  // An error when `bytes` more would take the live values over budget.
+  absl::Status CheckLive(const Instruction& instruction, int64_t bytes,
+                         absl::string_view what) const;
+  // Frees slot `i` of `frame` and its bytes in live_bytes_.
+  void Free(Frame& frame, size_t i);
   absl::StatusOr<Plan*> PlanFor(const Computation& computation);
   absl::StatusOr<Literal> RunPlan(Plan& plan,
                                   absl::Span<const Literal* const> arguments);
@@ -126,6 +140,11 @@ class EvalContext {
   CollectiveHub* hub_;
   EvalState state_;
   int call_depth_ = 0;
+  // Steps taken (EvalOptions::max_steps), bytes of the values held in all
+  // frames, and this device's share of EvalOptions::max_live_bytes.
+  int64_t steps_ = 0;
+  int64_t live_bytes_ = 0;
+  int64_t live_budget_ = 0;
   absl::flat_hash_map<const Computation*, std::unique_ptr<Plan>> plans_;
   absl::flat_hash_map<const Instruction*, Shape> rule_shapes_;
 };

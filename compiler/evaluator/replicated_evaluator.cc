@@ -47,6 +47,9 @@ absl::StatusOr<std::vector<Literal>> EvaluateReplicated(
   absl::Status counts =
       CheckDeviceCounts(module, arguments, replica_count, num_partitions);
   if (!counts.ok()) return counts;
+  if (absl::Status valid = CheckEvalOptions(options); !valid.ok()) {
+    return valid;
+  }
   const int64_t devices = replica_count * num_partitions;
   eval::CollectiveHub hub(replica_count, num_partitions);
   std::vector<absl::StatusOr<Literal>> results(static_cast<size_t>(devices),

@@ -42,6 +42,12 @@ ABSL_FLAG(std::optional<std::string>, output, std::nullopt,
           "run: also write each result to DIR/result_N.npy");
 ABSL_FLAG(int64_t, max_while_iterations, int64_t{1} << 24,
           "run: a while loop running more iterations than this is an error");
+ABSL_FLAG(int64_t, max_steps, int64_t{1} << 32,
+          "run: the whole run's budget: evaluating more instructions than "
+          "this (all loops, calls and devices' own counts) is an error");
+ABSL_FLAG(int64_t, max_live_bytes, 0,
+          "run: the values alive together may take at most this many bytes "
+          "(0: half the physical memory, at most 16 GiB)");
 
 namespace kiln::cli {
 
@@ -75,6 +81,8 @@ absl::StatusOr<CompileOptions> MakeCompileOptions(const Module& module) {
     options.num_partitions = module.config().num_partitions;
   }
   options.max_while_iterations = absl::GetFlag(FLAGS_max_while_iterations);
+  options.max_steps = absl::GetFlag(FLAGS_max_steps);
+  options.max_live_bytes = absl::GetFlag(FLAGS_max_live_bytes);
   return options;
 }
 
@@ -218,7 +226,30 @@ absl::Status RunModule(const std::string& path) {
   return Report(results, *options);
 }
 
+// A usage error for a limit flag out of its range, or "".
+std::string BadLimitFlag() {
+  const int64_t iterations = absl::GetFlag(FLAGS_max_while_iterations);
+  const int64_t steps = absl::GetFlag(FLAGS_max_steps);
+  const int64_t live = absl::GetFlag(FLAGS_max_live_bytes);
+  if (iterations < 0) {
+    return absl::StrCat("--max_while_iterations must be >= 0 (got ", iterations,
+                        ")");
+  }
+  if (steps < 1) {
+    return absl::StrCat("--max_steps must be >= 1 (got ", steps, ")");
+  }
+  if (live < 0) {
+    return absl::StrCat("--max_live_bytes must be >= 0 (got ", live,
+                        "; 0 is the default budget)");
+  }
+  return "";
+}
+
 int RunRun(const std::vector<std::string>& args) {
+  if (std::string bad = BadLimitFlag(); !bad.empty()) {
+    WriteStderr(absl::StrCat("kiln run: ", bad));
+    return kExitUsage;
+  }
   const std::optional<std::string> seed = absl::GetFlag(FLAGS_random_args);
   uint64_t unused;
   if (args.empty() && seed.has_value() && !absl::SimpleAtoi(*seed, &unused)) {
@@ -257,7 +288,8 @@ KILN_REGISTER_COMMAND(
     "usage: kiln run [--backend=reference] [--args='LITERAL;LITERAL']\n"
     "                [--args_file=FILE] [--random_args=SEED]\n"
     "                [--replicas=N] [--partitions=M] [--output=DIR]\n"
-    "                [--max_while_iterations=N] FILE\n"
+    "                [--max_while_iterations=N] [--max_steps=N]\n"
+    "                [--max_live_bytes=N] FILE\n"
     "\n"
     "Parses FILE (- is standard input) as HLO text, verifies it, runs its\n"
     "entry computation on the backend and prints the result as an HLO\n"
@@ -271,7 +303,10 @@ KILN_REGISTER_COMMAND(
     "arguments, or give one per parameter per device, device 0's first;\n"
     "each device's results follow a line `device D (replica R, partition\n"
     "P):`. --output=DIR also writes DIR/result_N.npy (device_D_result_N.npy\n"
-    "for several devices). Errors go to stderr with exit status 1.\n"
+    "for several devices). --max_while_iterations bounds each loop,\n"
+    "--max_steps the instructions evaluated in all, --max_live_bytes the\n"
+    "memory the values alive together take. Errors go to stderr with exit\n"
+    "status 1 (2 for a bad command line).\n"
     "See docs/kiln_run.md.\n",
     RunRun);
 

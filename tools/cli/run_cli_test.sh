@@ -36,7 +36,7 @@ expect_status 0 "help lists run" -- "${KILN}" help
 expect_grep '^  run +run a module' "${WORK}/out" "kiln help"
 expect_status 0 "run --help" -- "${KILN}" run --help
 for flag in args args_file random_args replicas partitions output backend \
-  max_while_iterations; do
+  max_while_iterations max_steps max_live_bytes; do
   expect_grep "--${flag} \(default" "${WORK}/out" "kiln run --help"
 done
 expect_status 2 "run without a file" -- "${KILN}" run
@@ -134,6 +134,40 @@ expect_grep '^device 1 \(replica 0, partition 1\):$' "${WORK}/out" \
 expect_error "while cap" \
   'run_while.hlo:17:8: error: loop: .*10 iterations' -- \
   "${KILN}" run --max_while_iterations=10 "${DATA}/run_while.hlo"
+
+# --max_steps: the whole run's budget of evaluated instructions.
+expect_error "step budget" \
+  'run_while.hlo:[0-9]+:[0-9]+: error: .*the run did not finish within 5 steps' \
+  -- "${KILN}" run --max_steps=5 "${DATA}/run_while.hlo"
+# --max_live_bytes: the values alive together; refused before running,
+# naming the instruction, not std::bad_alloc.
+expect_error "live bytes" \
+  "run_add.hlo:[0-9]+:[0-9]+: error: .*over the evaluator's budget of 8 bytes" \
+  -- "${KILN}" run --max_live_bytes=8 --args="${ADD_ARGS}" "${ADD}"
+# Five 4 GB values alive together, each under the 4 GiB cap per value: the
+# default budget (at most 16 GiB) refuses them before allocating any.
+cat >"${WORK}/big.hlo" <<'EOF'
+HloModule big
+
+ENTRY e {
+  z = f32[] constant(1)
+  a = f32[1000000000] broadcast(z), dimensions={}
+  b = f32[1000000000] negate(a)
+  c = f32[1000000000] negate(b)
+  d = f32[1000000000] negate(c)
+  e = f32[1000000000] negate(d)
+  ROOT t = (f32[1000000000], f32[1000000000], f32[1000000000], f32[1000000000], f32[1000000000]) tuple(a, b, c, d, e)
+}
+EOF
+expect_error "live bytes by default" \
+  "big.hlo:[0-9]+:[0-9]+: error: t: estimated before running, here the values alive together would take 40000000000 bytes" \
+  -- "${KILN}" run "${WORK}/big.hlo"
+# Limit flags out of range are usage errors.
+for flag in --max_steps=0 --max_while_iterations=-1 --max_live_bytes=-1; do
+  expect_status 2 "${flag}" -- "${KILN}" run "${flag}" --args="${ADD_ARGS}" \
+    "${ADD}"
+  expect_grep "^kiln run: ${flag%%=*} must be >= " "${WORK}/err" "${flag}"
+done
 
 # Errors: a message on stderr, exit status 1, never a crash.
 expect_error "too few arguments" \
