@@ -10,6 +10,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/synchronization/mutex.h"
+#include "backends/cpu/convolution_thunk.h"
 #include "backends/cpu/host_library.h"
 #include "backends/cpu/loop_emitter.h"
 #include "backends/cpu/lowering.h"
@@ -55,6 +56,9 @@ class CpuExecutable : public Executable {
       for (const auto& thunk : program->thunks) {
         if (auto* dot = dynamic_cast<DotThunk*>(thunk.get())) {
           dot->set_host_library(GetHostLibrary(compiler_options));
+        }
+        if (auto* convolution = dynamic_cast<ConvolutionThunk*>(thunk.get())) {
+          convolution->set_host_library(GetHostLibrary(compiler_options));
         }
       }
     }

@@ -249,6 +249,40 @@ ENTRY e {
   EXPECT_NE(stats.find("library calls: 1"), std::string::npos) << stats;
 }
 
+TEST_F(CpuBackendTest, ConvolutionsCallTheLibrary) {
+  // Layouts of every kind, padding (negative too), strides, base and window
+  // dilation, window reversal, feature groups, 1 and 3 spatial dimensions.
+  const char* const kCases[] = {
+      "f32[2,3,9,8] parameter(0)\n  k = f32[4,3,3,3] parameter(1)\n"
+      "  ROOT c = f32[2,4,9,8] convolution(x, k), window={size=3x3 "
+      "pad=1_1x1_1}, dim_labels=bf01_oi01->bf01",
+      "f32[2,9,8,3] parameter(0)\n  k = f32[3,2,3,4] parameter(1)\n"
+      "  ROOT c = f32[2,3,4,4] convolution(x, k), window={size=3x2 "
+      "stride=2x2 pad=0_-1x1_0 rhs_dilate=1x2}, dim_labels=b01f_01io->b01f",
+      "f32[1,5,7,4] parameter(0)\n  k = f32[2,2,4,6] parameter(1)\n"
+      "  ROOT c = f32[1,10,14,6] convolution(x, k), window={size=2x2 "
+      "pad=1_1x1_1 lhs_dilate=2x2 rhs_reversal=1x0}, "
+      "dim_labels=b01f_01io->b01f",
+      "f32[2,8,6] parameter(0)\n  k = f32[3,2,8] parameter(1)\n"
+      "  ROOT c = f32[2,8,6] convolution(x, k), window={size=3 pad=1_1}, "
+      "dim_labels=bf0_0io->bf0, feature_group_count=4",
+      "f64[1,2,4,4,3] parameter(0)\n  k = f64[2,2,2,2,5] parameter(1)\n"
+      "  ROOT c = f64[1,5,3,3,2] convolution(x, k), window={size=2x2x2}, "
+      "dim_labels=bf012_012io->bf012",
+      "bf16[1,3,6,6] parameter(0)\n  k = bf16[2,3,3,3] parameter(1)\n"
+      "  ROOT c = bf16[1,2,4,4] convolution(x, k), window={size=3x3}, "
+      "dim_labels=bf01_oi01->bf01",
+  };
+  for (const char* body : kCases) {
+    std::unique_ptr<Module> module =
+        Parse(absl::StrCat("HloModule m\nENTRY e {\n  x = ", body, "\n}\n"));
+    ASSERT_NE(module, nullptr) << body;
+    const std::string stats = ExpectSameAsReference(*module, 8, body);
+    EXPECT_NE(stats.find("library calls: 1"), std::string::npos) << body << "\n"
+                                                                 << stats;
+  }
+}
+
 TEST_F(CpuBackendTest, NarrowFloatDotsWidenAndRoundOnce) {
   for (const char* type : {"bf16", "f16"}) {
     std::unique_ptr<Module> module =

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
@@ -9,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "backends/cpu/buffer_assignment.h"
 #include "backends/cpu/control_thunks.h"
+#include "backends/cpu/convolution_thunk.h"
 #include "backends/cpu/loop_emitter.h"
 #include "backends/cpu/sort_emitter.h"
 #include "compiler/ir/computation.h"
@@ -107,6 +109,8 @@ class Lowerer {
       int64_t instructions);
   absl::StatusOr<bool> TrySort(const Instruction* instruction,
                                std::string* why);
+  absl::StatusOr<bool> TryConvolution(const Instruction* instruction,
+                                      std::string* why);
   // while, conditional and call: their computations' programs.
   absl::StatusOr<bool> TryControlFlow(const Instruction* instruction,
                                       std::string* why);
@@ -294,6 +298,27 @@ absl::StatusOr<bool> Lowerer::TrySort(const Instruction* instruction,
   return true;
 }
 
+absl::StatusOr<bool> Lowerer::TryConvolution(const Instruction* instruction,
+                                             std::string* why) {
+  if (instruction->opcode() != Opcode::kConvolution) return false;
+  // The im2col matrix of one execution stays under 1 GiB.
+  std::optional<ConvolutionThunk::Plan> plan =
+      ConvolutionThunk::MakePlan(*instruction, int64_t{1} << 30, why);
+  if (!plan.has_value()) return false;
+  const ValueTree input = values_.at(instruction->operand(0));
+  const ValueTree kernel = values_.at(instruction->operand(1));
+  NoteUse(input);
+  NoteUse(kernel);
+  absl::StatusOr<ValueTree> result = ArenaValue(instruction->shape());
+  if (!result.ok()) return result.status();
+  program_->thunks.push_back(std::make_unique<ConvolutionThunk>(
+      *instruction, *std::move(plan), input.slot, kernel.slot, result->slot));
+  values_[instruction] = *std::move(result);
+  ++context_.stats.library_calls;
+  ++context_.stats.native_instructions;
+  return true;
+}
+
 absl::StatusOr<bool> Lowerer::TryDot(const Instruction* dot) {
   const ElementType type = dot->shape().element_type();
   if (dot->opcode() != Opcode::kDot || dot->operand_count() != 2 ||
@@ -402,6 +427,9 @@ absl::Status Lowerer::Lower(const Instruction* instruction) {
   if (!done.ok()) return done.status();
   if (*done) return absl::OkStatus();
   done = TrySort(instruction, &why);
+  if (!done.ok()) return done.status();
+  if (*done) return absl::OkStatus();
+  done = TryConvolution(instruction, &why);
   if (!done.ok()) return done.status();
   if (*done) return absl::OkStatus();
   done = TryKernel(instruction, &why);
