@@ -41,6 +41,10 @@ class CpuExecutable : public Executable {
     eval_options_.max_while_iterations = options.max_while_iterations;
     eval_options_.max_literal_bytes = options.max_literal_bytes;
     eval_options_.rng_seed = options.rng_seed;
+    eval_options_.max_steps = options.max_steps;
+    if (options.max_live_bytes > 0) {
+      eval_options_.max_live_bytes = options.max_live_bytes;
+    }
   }
 
   // Lowers the optimized module and loads its kernels; without this the
@@ -51,6 +55,12 @@ class CpuExecutable : public Executable {
     if (!lowered.ok()) return lowered.status();
     lowered_ = *std::move(lowered);
     program_ = lowered_.entry.get();
+    if (lowered_.stats.arena_bytes > eval_options_.max_live_bytes) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "the values alive together need ", lowered_.stats.arena_bytes,
+          " bytes, over the limit of ", eval_options_.max_live_bytes,
+          " (max_live_bytes)"));
+    }
     const std::vector<Program*> programs = AllPrograms(*program_);
     for (Program* program : programs) {
       for (const auto& thunk : program->thunks) {
