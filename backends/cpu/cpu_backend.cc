@@ -56,10 +56,10 @@ class CpuExecutable : public Executable {
     lowered_ = *std::move(lowered);
     program_ = lowered_.entry.get();
     if (lowered_.stats.arena_bytes > eval_options_.max_live_bytes) {
-      return absl::ResourceExhaustedError(absl::StrCat(
-          "the values alive together need ", lowered_.stats.arena_bytes,
-          " bytes, over the limit of ", eval_options_.max_live_bytes,
-          " (max_live_bytes)"));
+      return absl::ResourceExhaustedError(
+          absl::StrCat("the values alive together need ",
+                       lowered_.stats.arena_bytes, " bytes, over the limit of ",
+                       eval_options_.max_live_bytes, " (max_live_bytes)"));
     }
     const std::vector<Program*> programs = AllPrograms(*program_);
     for (Program* program : programs) {

@@ -160,6 +160,39 @@ ENTRY e {
 })");
 }
 
+TEST_F(CpuBackendTest, NarrowFloatsRoundAfterEveryOp) {
+  // bf16 and f16 computed in float and rounded once per op: specials,
+  // overflow to inf, subnormals, underflow and ties through converts, and
+  // a bf16 reduction (rounded every step, so never reassociated).
+  std::unique_ptr<Module> module = Parse(R"(
+HloModule m
+add {
+  a = bf16[] parameter(0)
+  b = bf16[] parameter(1)
+  ROOT s = bf16[] add(a, b)
+}
+ENTRY e {
+  k = f32[12] constant({nan, inf, -inf, 65520, 65519, 6e-08, 1e-08, -0, 1.00390625, 1.01171875, 3.0517578e-05, -2.9802322e-08})
+  h = f16[12] convert(k)
+  b = bf16[12] convert(k)
+  hb = bf16[12] convert(h)
+  x = bf16[64,33] parameter(0)
+  y = f16[64,33] parameter(1)
+  t = bf16[64,33] tanh(x)
+  c = bf16[64,33] convert(y)
+  m = bf16[64,33] multiply(t, c)
+  z = bf16[] constant(0.1)
+  r = bf16[64] reduce(m, z), dimensions={1}, to_apply=add
+  ex = f16[64,33] exponential(y)
+  i = f16[64,33] iota(), iota_dimension=0
+  d = f16[64,33] divide(ex, i)
+  ROOT out = (f16[12], bf16[12], bf16[12], bf16[64], f16[64,33]) tuple(h, b, hb, r, d)
+})");
+  ASSERT_NE(module, nullptr);
+  const std::string stats = ExpectSameAsReference(*module, 12, "narrow");
+  EXPECT_NE(stats.find("fallback instructions: 0"), std::string::npos) << stats;
+}
+
 TEST_F(CpuBackendTest, ZeroSizedAndDegenerateShapes) {
   ExpectSameAsReference(R"(
 HloModule m

@@ -29,6 +29,58 @@ inline double F64FromBits(uint64_t bits) {
   return value;
 }
 
+// bf16 and f16: stored as their bit patterns, computed in float (every
+// value of both is a float), rounded to nearest even after every op, as
+// the evaluator computes them.
+inline float BF16ToF32(uint16_t bits) {
+  const uint32_t wide = static_cast<uint32_t>(bits) << 16;
+  float value;
+  std::memcpy(&value, &wide, sizeof value);
+  return value;
+}
+inline uint16_t F32ToBF16(float value) {
+  uint32_t x;
+  std::memcpy(&x, &value, sizeof x);
+  if ((x & 0x7fffffffu) > 0x7f800000u) return (x >> 16) | 0x40;  // NaN.
+  return static_cast<uint16_t>((x + 0x7fffu + ((x >> 16) & 1)) >> 16);
+}
+inline float F16ToF32(uint16_t bits) {
+  const uint32_t sign = static_cast<uint32_t>(bits & 0x8000u) << 16;
+  const uint32_t exponent = (bits >> 10) & 0x1f, mantissa = bits & 0x3ff;
+  uint32_t x;
+  if (exponent == 0x1f) {
+    x = sign | 0x7f800000u | (mantissa << 13);
+  } else if (exponent == 0) {  // Zero or subnormal: mantissa x 2^-24.
+    const float magnitude =
+        static_cast<float>(mantissa) * 5.9604644775390625e-8f;
+    return sign != 0 ? -magnitude : magnitude;
+  } else {
+    x = sign | ((exponent + 112) << 23) | (mantissa << 13);
+  }
+  float value;
+  std::memcpy(&value, &x, sizeof value);
+  return value;
+}
+inline uint16_t F32ToF16(float value) {
+  uint32_t x;
+  std::memcpy(&x, &value, sizeof x);
+  const uint16_t sign = static_cast<uint16_t>((x >> 16) & 0x8000u);
+  x &= 0x7fffffffu;
+  if (x > 0x7f800000u) return sign | 0x7e00 | ((x >> 13) & 0x3ff);  // NaN.
+  if (x >= 0x477ff000u) return sign | 0x7c00;  // Rounds to infinity.
+  if (x < 0x38800000u) {  // Below 2^-14: a multiple of 2^-24, exactly scaled.
+    float magnitude;
+    std::memcpy(&magnitude, &x, sizeof magnitude);
+    return sign |
+           static_cast<uint16_t>(std::nearbyint(magnitude * 16777216.0f));
+  }
+  const uint32_t rebased = x - 0x38000000u;
+  return sign | static_cast<uint16_t>(
+                    (rebased + 0xfffu + ((rebased >> 13) & 1)) >> 13);
+}
+inline float RoundBF16(float value) { return BF16ToF32(F32ToBF16(value)); }
+inline float RoundF16(float value) { return F16ToF32(F32ToF16(value)); }
+
 // convert from a float to an integer as XLA (and the evaluator's
 // SaturatingIntegerBits): truncate toward zero, saturate, NaN gives 0.
 template <typename To, typename From>

@@ -36,9 +36,53 @@ absl::Status NotEmittable(const Instruction& instruction,
       instruction.name(), " (", OpcodeName(instruction.opcode()), "): ", why));
 }
 
+bool IsNarrowFloat(ElementType type) {
+  return type == ElementType::kBF16 || type == ElementType::kF16;
+}
+
+// Arrays a kernel handles: static, of a native type or of bf16/f16 (stored
+// as bits, computed in float).
 bool IsNativeArray(const Shape& shape) {
   return shape.IsArray() && shape.is_static() &&
-         NativeCType(shape.element_type()).has_value();
+         (NativeCType(shape.element_type()).has_value() ||
+          IsNarrowFloat(shape.element_type()));
+}
+
+std::string ComputeType(ElementType type) {
+  return IsNarrowFloat(type) ? "float" : *NativeCType(type);
+}
+std::string StorageType(ElementType type) {
+  return IsNarrowFloat(type) ? "uint16_t" : *NativeCType(type);
+}
+// An element read from storage, as its compute type.
+std::string Load(ElementType type, const std::string& element) {
+  if (type == ElementType::kBF16) {
+    return absl::StrCat("kiln_cpu::BF16ToF32(", element, ")");
+  }
+  if (type == ElementType::kF16) {
+    return absl::StrCat("kiln_cpu::F16ToF32(", element, ")");
+  }
+  return element;
+}
+// A computed value as stored.
+std::string Store(ElementType type, const std::string& value) {
+  if (type == ElementType::kBF16) {
+    return absl::StrCat("kiln_cpu::F32ToBF16(", value, ")");
+  }
+  if (type == ElementType::kF16) {
+    return absl::StrCat("kiln_cpu::F32ToF16(", value, ")");
+  }
+  return value;
+}
+// A computed value rounded to its type (the evaluator rounds every op).
+std::string Round(ElementType type, const std::string& value) {
+  if (type == ElementType::kBF16) {
+    return absl::StrCat("kiln_cpu::RoundBF16(", value, ")");
+  }
+  if (type == ElementType::kF16) {
+    return absl::StrCat("kiln_cpu::RoundF16(", value, ")");
+  }
+  return value;
 }
 
 const std::vector<int64_t>* Int64s(const Instruction& instruction,
@@ -142,8 +186,10 @@ absl::Status CheckReduce(const Instruction& reduce) {
 // A reducer that adds its two parameters, on a type other than pred.
 bool IsSum(const Computation& reducer) {
   const Instruction* root = reducer.root();
+  // bf16/f16 sums round every step: they cannot be reassociated.
   if (root->opcode() != Opcode::kAdd ||
-      root->shape().element_type() == ElementType::kPred) {
+      root->shape().element_type() == ElementType::kPred ||
+      IsNarrowFloat(root->shape().element_type())) {
     return false;
   }
   const Instruction* a = root->operand(0);
@@ -261,8 +307,9 @@ class KernelWriter {
   void Line(absl::string_view text) {
     absl::StrAppend(&body_, std::string(2 * depth_, ' '), text, "\n");
   }
+  // The C++ type a value of `instruction` is computed in.
   std::string Type(const Instruction* instruction) const {
-    return *NativeCType(instruction->shape().element_type());
+    return ComputeType(instruction->shape().element_type());
   }
   // Runs `emit` in a nested C++ block: values computed inside are not
   // visible after it, so they leave the memo with it.
@@ -314,8 +361,8 @@ void KernelWriter::EmitLoopNest(const std::vector<const Instruction*>& outputs,
   }
   for (size_t k : which) {
     const std::string value = Value(outputs[k], index);
-    Line(absl::StrCat("o", k, "[", Linear(index, outputs[k]->shape()),
-                      "] = ", value, ";"));
+    Line(absl::StrCat("o", k, "[", Linear(index, outputs[k]->shape()), "] = ",
+                      Store(outputs[k]->shape().element_type(), value), ";"));
   }
   while (depth_ > 1) {
     --depth_;
@@ -357,8 +404,9 @@ std::string KernelWriter::Value(const Instruction* instruction,
   if (binding != bindings_.end()) return binding->second;
   auto stored = materialized_.find(instruction);
   if (stored != materialized_.end()) {
-    return absl::StrCat(stored->second, "[",
-                        Linear(index, instruction->shape()), "]");
+    return Load(instruction->shape().element_type(),
+                absl::StrCat(stored->second, "[",
+                             Linear(index, instruction->shape()), "]"));
   }
   std::string key = absl::StrCat(reinterpret_cast<uintptr_t>(instruction), "@",
                                  absl::StrJoin(index, ","));
@@ -390,7 +438,9 @@ std::string KernelWriter::ComputeConstant(const Instruction* constant,
       absl::StrCat(array, "[", Linear(index, constant->shape()), "]");
   const std::string var = Fresh("v");
   std::string value;
-  if (type == ElementType::kF32) {
+  if (IsNarrowFloat(type)) {
+    value = Load(type, absl::StrCat("static_cast<uint16_t>(", element, ")"));
+  } else if (type == ElementType::kF32) {
     value = absl::StrCat("kiln_cpu::F32FromBits(", element, ")");
   } else if (type == ElementType::kF64) {
     value = absl::StrCat("kiln_cpu::F64FromBits(", element, ")");
@@ -534,9 +584,14 @@ std::string KernelWriter::Compute(const Instruction* instruction,
   } else {
     switch (opcode) {
       case Opcode::kParameter: {
-        expression = absl::StrCat(parameter_names_[instruction], "[",
-                                  Linear(index, instruction->shape()), "]");
-        break;
+        const std::string var = Fresh("v");
+        Line(absl::StrCat(
+            "const ", Type(instruction), " ", var, " = ",
+            Load(instruction->shape().element_type(),
+                 absl::StrCat(parameter_names_[instruction], "[",
+                              Linear(index, instruction->shape()), "]")),
+            ";"));
+        return var;
       }
       case Opcode::kConstant:
         return ComputeConstant(instruction, index);
@@ -671,7 +726,8 @@ std::string KernelWriter::Compute(const Instruction* instruction,
     }
   }
   const std::string var = Fresh("v");
-  Line(absl::StrCat("const ", Type(instruction), " ", var, " = ", expression,
+  Line(absl::StrCat("const ", Type(instruction), " ", var, " = ",
+                    Round(instruction->shape().element_type(), expression),
                     ";"));
   return var;
 }
@@ -690,13 +746,13 @@ absl::StatusOr<std::string> KernelWriter::Write() {
   for (const Instruction* parameter : computation_.parameters()) {
     const std::string name = absl::StrCat("p", parameter->parameter_number());
     parameter_names_[parameter] = name;
-    const std::string type = Type(parameter);
+    const std::string type = StorageType(parameter->shape().element_type());
     absl::StrAppend(&header, "  const ", type, "* const ", name,
                     " = static_cast<const ", type, "*>(in[",
                     parameter->parameter_number(), "]);\n");
   }
   for (size_t k = 0; k < outputs.size(); ++k) {
-    const std::string type = Type(outputs[k]);
+    const std::string type = StorageType(outputs[k]->shape().element_type());
     absl::StrAppend(&header, "  ", type, "* const o", k, " = static_cast<",
                     type, "*>(out[", k, "]);\n");
   }
@@ -778,8 +834,11 @@ absl::Status CheckEmittable(const Instruction& instruction) {
     }
   }
   if (const FunctorOp* op = FindFunctorOp(instruction.opcode())) {
-    if (instruction.operand_count() != op->arity ||
-        !op->supports(instruction.operand(0)->shape().element_type())) {
+    ElementType type = instruction.operand_count() > 0
+                           ? instruction.operand(0)->shape().element_type()
+                           : ElementType::kInvalid;
+    if (IsNarrowFloat(type)) type = ElementType::kF32;  // Computed in float.
+    if (instruction.operand_count() != op->arity || !op->supports(type)) {
       return NotEmittable(instruction, "no scalar functor for this type");
     }
     for (const Instruction* operand : instruction.operands()) {
@@ -789,8 +848,26 @@ absl::Status CheckEmittable(const Instruction& instruction) {
     }
     return absl::OkStatus();
   }
-  if (instruction.opcode() == Opcode::kCompare)
+  if (IsNarrowFloat(instruction.shape().element_type())) {
+    // One rounding into bf16/f16 needs the value exact in float first.
+    if (instruction.opcode() == Opcode::kConvert) {
+      const ElementType from = instruction.operand(0)->shape().element_type();
+      if (from == ElementType::kF64 ||
+          (IsIntegralType(from) && BitWidth(from) > 16)) {
+        return NotEmittable(instruction, "a convert that would round twice");
+      }
+    }
+    if (instruction.opcode() == Opcode::kIota) {
+      for (int64_t size : instruction.shape().dimensions()) {
+        if (size > (int64_t{1} << 24)) {
+          return NotEmittable(instruction, "an iota past float's integers");
+        }
+      }
+    }
+  }
+  if (instruction.opcode() == Opcode::kCompare) {
     return CheckCompare(instruction);
+  }
   if (instruction.opcode() == Opcode::kReduce) return CheckReduce(instruction);
   if (instruction.opcode() == Opcode::kIsFinite &&
       !IsFloatType(instruction.operand(0)->shape().element_type())) {

@@ -9,9 +9,11 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "absl/flags/declare.h"
@@ -163,7 +165,8 @@ absl::StatusOr<Compiled> CompileColdAndWarm(Backend& backend,
   } else {
     unsetenv("KILN_CACHE_DIR");
   }
-  std::system(absl::StrCat("rm -rf '", scratch, "'").c_str());
+  std::error_code ignored;
+  std::filesystem::remove_all(scratch, ignored);
   if (!status.ok()) return status;
   return compiled;
 }
