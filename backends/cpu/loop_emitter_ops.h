@@ -1,11 +1,21 @@
-// The elementwise ops the loop emitter lowers through the evaluator's
-// scalar functors: which functor implements each op, and whether it
-// accepts an element type. Internal to the emitter (loop_emitter.cc).
+// Internal to the loop emitter: the elementwise ops it lowers through the
+// evaluator's scalar functors (which functor implements each op, and
+// whether it accepts an element type), and the helpers that the emitter
+// (loop_emitter.cc) and its rules (loop_emitter_rules.cc) share.
 #ifndef KILN_BACKENDS_CPU_LOOP_EMITTER_OPS_H_
 #define KILN_BACKENDS_CPU_LOOP_EMITTER_OPS_H_
 
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "compiler/ir/computation.h"
 #include "compiler/ir/element_type.h"
+#include "compiler/ir/instruction.h"
 #include "compiler/ir/opcode.h"
+#include "compiler/ops/attr_enums.h"
 
 namespace kiln::cpu::emitter_internal {
 
@@ -21,6 +31,38 @@ struct FunctorOp {
 
 // Null when `opcode` is not a functor op.
 const FunctorOp* FindFunctorOp(Opcode opcode);
+
+// An Unimplemented error naming the instruction and why it is not lowered.
+absl::Status NotEmittable(const Instruction& instruction,
+                          absl::string_view why);
+
+// bf16 and f16: stored as bits, computed in float, rounded after each op.
+bool IsNarrowFloat(ElementType type);
+// A static array of a native type or of bf16/f16.
+bool IsNativeArray(const Shape& shape);
+// The C++ types a value of `type` is computed and stored in.
+std::string ComputeType(ElementType type);
+std::string StorageType(ElementType type);
+// An element read from storage as its compute type; a computed value as
+// stored; a computed value rounded to its type.
+std::string Load(ElementType type, const std::string& element);
+std::string Store(ElementType type, const std::string& value);
+std::string Round(ElementType type, const std::string& value);
+
+const std::vector<int64_t>* Int64s(const Instruction& instruction,
+                                   absl::string_view name);
+// A layout of dimension order only (or none), and its order (the default
+// one when the shape has no layout).
+bool HasPlainLayout(const Shape& shape);
+std::vector<int64_t> MinorToMajor(const Shape& shape);
+// A reducer that adds its two parameters (a sum that may be reassociated).
+bool IsSum(const Computation& reducer);
+// C++ spelling of a comparison direction.
+const char* CompareOperator(ComparisonDirection direction);
+// The computation's outputs: the root, or the root tuple's elements.
+std::vector<const Instruction*> Outputs(const Computation& computation);
+// Whether one flat loop over `count` elements computes the computation.
+bool IsFlat(const Computation& computation, int64_t count);
 
 }  // namespace kiln::cpu::emitter_internal
 

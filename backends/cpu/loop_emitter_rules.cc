@@ -1,0 +1,383 @@
+// What the loop emitter lowers: the element types and ops a kernel
+// handles (CheckEmittable), and the small helpers the emitter and its
+// checks share (loop_emitter_ops.h).
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "backends/cpu/loop_emitter.h"
+#include "backends/cpu/loop_emitter_ops.h"
+#include "compiler/ir/attributes.h"
+#include "compiler/ir/layout.h"
+#include "compiler/ops/attr_enums.h"
+
+namespace kiln::cpu {
+namespace emitter_internal {
+
+absl::Status NotEmittable(const Instruction& instruction,
+                          absl::string_view why) {
+  return absl::UnimplementedError(absl::StrCat(
+      instruction.name(), " (", OpcodeName(instruction.opcode()), "): ", why));
+}
+
+bool IsNarrowFloat(ElementType type) {
+  return type == ElementType::kBF16 || type == ElementType::kF16;
+}
+
+// Arrays a kernel handles: static, of a native type or of bf16/f16 (stored
+// as bits, computed in float).
+bool IsNativeArray(const Shape& shape) {
+  return shape.IsArray() && shape.is_static() &&
+         (NativeCType(shape.element_type()).has_value() ||
+          IsNarrowFloat(shape.element_type()));
+}
+
+std::string ComputeType(ElementType type) {
+  return IsNarrowFloat(type) ? "float" : *NativeCType(type);
+}
+std::string StorageType(ElementType type) {
+  return IsNarrowFloat(type) ? "uint16_t" : *NativeCType(type);
+}
+// An element read from storage, as its compute type.
+std::string Load(ElementType type, const std::string& element) {
+  if (type == ElementType::kBF16) {
+    return absl::StrCat("kiln_cpu::BF16ToF32(", element, ")");
+  }
+  if (type == ElementType::kF16) {
+    return absl::StrCat("kiln_cpu::F16ToF32(", element, ")");
+  }
+  return element;
+}
+// A computed value as stored.
+std::string Store(ElementType type, const std::string& value) {
+  if (type == ElementType::kBF16) {
+    return absl::StrCat("kiln_cpu::F32ToBF16(", value, ")");
+  }
+  if (type == ElementType::kF16) {
+    return absl::StrCat("kiln_cpu::F32ToF16(", value, ")");
+  }
+  return value;
+}
+// A computed value rounded to its type (the evaluator rounds every op).
+std::string Round(ElementType type, const std::string& value) {
+  if (type == ElementType::kBF16) {
+    return absl::StrCat("kiln_cpu::RoundBF16(", value, ")");
+  }
+  if (type == ElementType::kF16) {
+    return absl::StrCat("kiln_cpu::RoundF16(", value, ")");
+  }
+  return value;
+}
+
+const std::vector<int64_t>* Int64s(const Instruction& instruction,
+                                   absl::string_view name) {
+  return instruction.attrs().Get<Int64List>(name);
+}
+
+// A layout of dimension order only (no tiles, sub-byte packing or memory
+// space), or none (the default).
+bool HasPlainLayout(const Shape& shape) {
+  return !shape.has_layout() || shape.layout().HasOnlyMinorToMajor();
+}
+
+std::vector<int64_t> MinorToMajor(const Shape& shape) {
+  if (shape.has_layout() &&
+      static_cast<int64_t>(shape.layout().minor_to_major().size()) ==
+          shape.rank()) {
+    return shape.layout().minor_to_major();
+  }
+  return Layout::Default(shape.rank()).minor_to_major();
+}
+
+// Ops whose only job is to map an output index to operand indices (or to
+// compute from the index itself), with the attributes they need.
+bool IsIndexOp(const Instruction& instruction) {
+  switch (instruction.opcode()) {
+    case Opcode::kBroadcast:
+      return Int64s(instruction, "dimensions") != nullptr;
+    case Opcode::kTranspose:
+    case Opcode::kReverse:
+      return Int64s(instruction, "dimensions") != nullptr;
+    case Opcode::kConcatenate: {
+      const auto* dims = Int64s(instruction, "dimensions");
+      return dims != nullptr && dims->size() == 1;
+    }
+    case Opcode::kSlice:
+      return instruction.attrs().Get<SliceRanges>("slice") != nullptr;
+    case Opcode::kPad:
+      return instruction.attrs().Get<PaddingConfig>("padding") != nullptr;
+    case Opcode::kIota:
+      return instruction.attrs().Get<int64_t>("iota_dimension") != nullptr;
+    case Opcode::kBitcast:
+      return HasPlainLayout(instruction.shape()) &&
+             HasPlainLayout(instruction.operand(0)->shape()) &&
+             instruction.shape().element_type() ==
+                 instruction.operand(0)->shape().element_type();
+    case Opcode::kReshape:
+    case Opcode::kDynamicSlice:
+    case Opcode::kCopy:
+    case Opcode::kConvert:
+    case Opcode::kSelect:
+    case Opcode::kClamp:
+    case Opcode::kIsFinite:
+    case Opcode::kParameter:
+    case Opcode::kConstant:
+      return true;
+    default:
+      return false;
+  }
+}
+
+absl::Status CheckCompare(const Instruction& compare) {
+  const EnumValue* direction = compare.attrs().Get<EnumValue>("direction");
+  if (direction == nullptr ||
+      !ParseComparisonDirection(direction->spelling).has_value()) {
+    return NotEmittable(compare, "no comparison direction");
+  }
+  const EnumValue* type = compare.attrs().Get<EnumValue>("type");
+  if (type != nullptr && type->spelling == "TOTALORDER" &&
+      !IsFloatType(compare.operand(0)->shape().element_type())) {
+    return NotEmittable(compare, "total order of a non-float type");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckReduce(const Instruction& reduce) {
+  if (reduce.operand_count() != 2 || !reduce.shape().IsArray()) {
+    return NotEmittable(reduce, "only single-operand reduces are emitted");
+  }
+  const auto* to_apply = reduce.attrs().Get<Computation*>("to_apply");
+  if (to_apply == nullptr || *to_apply == nullptr ||
+      Int64s(reduce, "dimensions") == nullptr) {
+    return NotEmittable(reduce, "reduce without dimensions or to_apply");
+  }
+  const Computation& reducer = **to_apply;
+  if (reducer.parameters().size() != 2 || reducer.root() == nullptr ||
+      !reducer.root()->shape().IsScalar()) {
+    return NotEmittable(reduce, "the reducer is not a scalar binary function");
+  }
+  for (const Instruction* inner : reducer.instructions()) {
+    if (inner->opcode() == Opcode::kReduce) {
+      return NotEmittable(reduce, "nested reduce in a reducer");
+    }
+    if (absl::Status status = CheckEmittable(*inner); !status.ok()) {
+      return NotEmittable(reduce, absl::StrCat("reducer: ", status.message()));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// A reducer that adds its two parameters, on a type other than pred.
+bool IsSum(const Computation& reducer) {
+  const Instruction* root = reducer.root();
+  // bf16/f16 sums round every step: they cannot be reassociated.
+  if (root->opcode() != Opcode::kAdd ||
+      root->shape().element_type() == ElementType::kPred ||
+      IsNarrowFloat(root->shape().element_type())) {
+    return false;
+  }
+  const Instruction* a = root->operand(0);
+  const Instruction* b = root->operand(1);
+  return a != b && a->opcode() == Opcode::kParameter &&
+         b->opcode() == Opcode::kParameter;
+}
+
+// C++ spelling of a comparison direction.
+const char* CompareOperator(ComparisonDirection direction) {
+  switch (direction) {
+    case ComparisonDirection::kEq:
+      return "==";
+    case ComparisonDirection::kNe:
+      return "!=";
+    case ComparisonDirection::kLt:
+      return "<";
+    case ComparisonDirection::kLe:
+      return "<=";
+    case ComparisonDirection::kGt:
+      return ">";
+    case ComparisonDirection::kGe:
+      return ">=";
+  }
+  return "==";
+}
+
+// The computation's outputs: the root, or the root tuple's elements.
+std::vector<const Instruction*> Outputs(const Computation& computation) {
+  const Instruction* root = computation.root();
+  if (root->opcode() == Opcode::kTuple) {
+    return {root->operands().begin(), root->operands().end()};
+  }
+  return {root};
+}
+
+// True when every output element depends only on the operand elements of
+// the same row-major position (or on single-element values), so one flat
+// loop over the element count computes the kernel.
+bool IsFlat(const Computation& computation, int64_t count) {
+  for (const Instruction* instruction : computation.instructions()) {
+    if (instruction->opcode() == Opcode::kTuple) continue;
+    absl::StatusOr<int64_t> n = instruction->shape().ElementCount();
+    if (!n.ok() || (*n != count && *n != 1)) return false;
+    switch (instruction->opcode()) {
+      case Opcode::kParameter:
+      case Opcode::kConstant:
+      case Opcode::kReshape:
+      case Opcode::kCopy:
+      case Opcode::kConvert:
+      case Opcode::kCompare:
+      case Opcode::kIsFinite:
+        continue;
+      case Opcode::kBroadcast: {
+        absl::StatusOr<int64_t> m =
+            instruction->operand(0)->shape().ElementCount();
+        if (!m.ok() || *m != 1) return false;
+        continue;
+      }
+      case Opcode::kSelect:
+      case Opcode::kClamp:
+        for (const Instruction* operand : instruction->operands()) {
+          if (operand->shape().IsScalar() && *n != 1) return false;
+        }
+        continue;
+      default:
+        if (FindFunctorOp(instruction->opcode()) == nullptr) return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace emitter_internal
+
+using emitter_internal::CheckCompare;
+using emitter_internal::CheckReduce;
+using emitter_internal::FindFunctorOp;
+using emitter_internal::FunctorOp;
+using emitter_internal::IsIndexOp;
+using emitter_internal::IsNarrowFloat;
+using emitter_internal::IsNativeArray;
+using emitter_internal::NotEmittable;
+using emitter_internal::Outputs;
+
+std::optional<std::string> NativeCType(ElementType type) {
+  switch (type) {
+    case ElementType::kPred:
+      return "bool";
+    case ElementType::kS8:
+      return "int8_t";
+    case ElementType::kS16:
+      return "int16_t";
+    case ElementType::kS32:
+      return "int32_t";
+    case ElementType::kS64:
+      return "int64_t";
+    case ElementType::kU8:
+      return "uint8_t";
+    case ElementType::kU16:
+      return "uint16_t";
+    case ElementType::kU32:
+      return "uint32_t";
+    case ElementType::kU64:
+      return "uint64_t";
+    case ElementType::kF32:
+      return "float";
+    case ElementType::kF64:
+      return "double";
+    default:
+      return std::nullopt;
+  }
+}
+
+absl::Status CheckEmittable(const Instruction& instruction) {
+  if (!IsNativeArray(instruction.shape())) {
+    return NotEmittable(
+        instruction,
+        absl::StrCat("result ", instruction.shape().ToString(false),
+                     " is not a static array of a native type"));
+  }
+  for (const Instruction* operand : instruction.operands()) {
+    if (!IsNativeArray(operand->shape())) {
+      return NotEmittable(
+          instruction, absl::StrCat("operand ", operand->name(),
+                                    " is not a static array of a native type"));
+    }
+  }
+  if (const FunctorOp* op = FindFunctorOp(instruction.opcode())) {
+    ElementType type = instruction.operand_count() > 0
+                           ? instruction.operand(0)->shape().element_type()
+                           : ElementType::kInvalid;
+    if (IsNarrowFloat(type)) type = ElementType::kF32;  // Computed in float.
+    if (instruction.operand_count() != op->arity || !op->supports(type)) {
+      return NotEmittable(instruction, "no scalar functor for this type");
+    }
+    for (const Instruction* operand : instruction.operands()) {
+      if (operand->shape().dimensions() != instruction.shape().dimensions()) {
+        return NotEmittable(instruction, "implicit broadcasting (client form)");
+      }
+    }
+    return absl::OkStatus();
+  }
+  if (IsNarrowFloat(instruction.shape().element_type())) {
+    // One rounding into bf16/f16 needs the value exact in float first.
+    if (instruction.opcode() == Opcode::kConvert) {
+      const ElementType from = instruction.operand(0)->shape().element_type();
+      if (from == ElementType::kF64 ||
+          (IsIntegralType(from) && BitWidth(from) > 16)) {
+        return NotEmittable(instruction, "a convert that would round twice");
+      }
+    }
+    if (instruction.opcode() == Opcode::kIota) {
+      for (int64_t size : instruction.shape().dimensions()) {
+        if (size > (int64_t{1} << 24)) {
+          return NotEmittable(instruction, "an iota past float's integers");
+        }
+      }
+    }
+  }
+  if (instruction.opcode() == Opcode::kCompare) {
+    return CheckCompare(instruction);
+  }
+  if (instruction.opcode() == Opcode::kReduce) return CheckReduce(instruction);
+  if (instruction.opcode() == Opcode::kIsFinite &&
+      !IsFloatType(instruction.operand(0)->shape().element_type())) {
+    return NotEmittable(instruction, "is-finite of a non-float");
+  }
+  if (instruction.opcode() == Opcode::kConstant && !instruction.has_literal()) {
+    return NotEmittable(instruction, "constant without a literal");
+  }
+  if (!IsIndexOp(instruction)) {
+    return NotEmittable(instruction, "no loop lowering for this op");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckEmittable(const Computation& computation) {
+  if (computation.root() == nullptr) {
+    return absl::InvalidArgumentError("computation without a root");
+  }
+  const std::vector<const Instruction*> outputs = Outputs(computation);
+  if (outputs.empty()) {
+    return absl::UnimplementedError("kernel without outputs");
+  }
+  for (const Instruction* instruction : computation.instructions()) {
+    if (instruction == computation.root() &&
+        instruction->opcode() == Opcode::kTuple) {
+      continue;
+    }
+    if (instruction->opcode() == Opcode::kTuple) {
+      return NotEmittable(*instruction, "tuple inside a kernel");
+    }
+    if (absl::Status status = CheckEmittable(*instruction); !status.ok()) {
+      return status;
+    }
+  }
+  for (const Instruction* output : outputs) {
+    if (output->opcode() == Opcode::kParameter) {
+      return NotEmittable(*output, "a parameter as a kernel output");
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace kiln::cpu
