@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <future>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -76,6 +77,115 @@ absl::StatusOr<std::vector<Literal>> Executable::RunReplicated(
   std::vector<Literal> results;
   results.push_back(*std::move(result));
   return results;
+}
+
+namespace {
+
+std::future<ExecuteResult> Ready(ExecuteResult result) {
+  std::promise<ExecuteResult> promise;
+  promise.set_value(std::move(result));
+  return promise.get_future();
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<const HostBuffer*>> HostArguments(
+    absl::Span<DeviceBuffer* const> arguments) {
+  std::vector<const HostBuffer*> buffers;
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    const auto* buffer = dynamic_cast<const HostBuffer*>(arguments[i]);
+    if (buffer == nullptr) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "argument ", i, " is not a buffer of this backend's host memory"));
+    }
+    if (buffer->is_deleted()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("argument ", i, " was donated to an earlier execution"));
+    }
+    buffers.push_back(buffer);
+  }
+  return buffers;
+}
+
+absl::Status CheckDonations(absl::Span<DeviceBuffer* const> arguments,
+                            const ExecuteOptions& options) {
+  for (int64_t index : options.donated) {
+    if (index < 0 || index >= static_cast<int64_t>(arguments.size())) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("donated argument ", index, " does not exist (",
+                       arguments.size(), " arguments)"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+ExecuteResult ResultBuffers(Literal result) {
+  std::vector<std::unique_ptr<DeviceBuffer>> buffers;
+  if (result.shape().IsTuple()) {
+    for (Literal& element : *result.mutable_tuple_elements()) {
+      buffers.push_back(std::make_unique<HostBuffer>(std::move(element), 0));
+    }
+  } else {
+    buffers.push_back(std::make_unique<HostBuffer>(std::move(result), 0));
+  }
+  return buffers;
+}
+
+std::future<ExecuteResult> Executable::Execute(
+    absl::Span<DeviceBuffer* const> arguments, const ExecuteOptions& options) {
+  if (absl::Status status = CheckDonations(arguments, options); !status.ok()) {
+    return Ready(status);
+  }
+  absl::StatusOr<std::vector<const HostBuffer*>> buffers =
+      HostArguments(arguments);
+  if (!buffers.ok()) return Ready(buffers.status());
+  std::vector<Literal> literals;
+  literals.reserve(buffers->size());
+  for (size_t i = 0; i < buffers->size(); ++i) {
+    const bool donated =
+        std::find(options.donated.begin(), options.donated.end(), i) !=
+        options.donated.end();
+    literals.push_back(donated ? static_cast<HostBuffer*>(arguments[i])->Take()
+                               : (*buffers)[i]->value());
+  }
+  absl::StatusOr<Literal> result = RunOnHost(literals, options);
+  if (!result.ok()) return Ready(result.status());
+  return Ready(ResultBuffers(*std::move(result)));
+}
+
+absl::StatusOr<Literal> Executable::RunOnHost(
+    absl::Span<const Literal> arguments, const ExecuteOptions& options) {
+  if (options.rng_seed.has_value()) {
+    return absl::UnimplementedError(
+        "this backend takes the rng seed at compile time only");
+  }
+  return Run(arguments);
+}
+
+std::vector<Device> Backend::Devices() const {
+  return {Device{0, std::string(name()), "the host"}};
+}
+
+absl::StatusOr<std::unique_ptr<DeviceBuffer>> Backend::TransferToDevice(
+    Literal value, int64_t device) {
+  if (device != 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("backend '", name(), "' has no device ", device));
+  }
+  return std::unique_ptr<DeviceBuffer>(
+      std::make_unique<HostBuffer>(std::move(value), device));
+}
+
+absl::StatusOr<Literal> Backend::TransferToHost(const DeviceBuffer& buffer) {
+  const auto* host = dynamic_cast<const HostBuffer*>(&buffer);
+  if (host == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("not a buffer of backend '", name(), "' (host memory)"));
+  }
+  if (host->is_deleted()) {
+    return absl::InvalidArgumentError("the buffer was donated");
+  }
+  return host->value();
 }
 
 absl::Status CheckSupported(const Backend& backend, const Module& module) {

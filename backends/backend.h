@@ -16,7 +16,9 @@
 
 #include <cstdint>
 #include <functional>
+#include <future>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -54,11 +56,87 @@ struct CompileOptions {
   int64_t max_live_bytes = 0;
 };
 
+// ---- The device layer (PJRT-like), beside the literal path ----
+//
+// A backend enumerates its devices; values live on a device as
+// DeviceBuffers (made by Backend::TransferToDevice, read back by
+// TransferToHost); Executable::Execute runs on buffers and returns a
+// future of the result buffers. Literals stay the conformance boundary
+// (Run); buffers are what benchmarks and long-running clients use, so that
+// arguments are transferred once, not on every run.
+
+// A device a backend runs on; ids are dense from 0.
+struct Device {
+  int64_t id = 0;
+  std::string kind;         // "cpu", "gpu", ...
+  std::string description;  // For people: "host CPU, 16 cores".
+};
+
+// A value resident on a device, with the device's shape (layouts
+// included). Executions never write their arguments: a buffer is immutable
+// until it is donated (ExecuteOptions::donated), which consumes it.
+class DeviceBuffer {
+ public:
+  virtual ~DeviceBuffer() = default;
+  virtual const Shape& shape() const = 0;
+  virtual int64_t device() const = 0;
+  // True once donated to an execution: any later use is an error.
+  virtual bool is_deleted() const = 0;
+};
+
+// The buffer of backends whose device memory is host memory: a literal.
+class HostBuffer : public DeviceBuffer {
+ public:
+  HostBuffer(Literal value, int64_t device)
+      : value_(std::move(value)), device_(device) {}
+  const Shape& shape() const override { return value_.shape(); }
+  int64_t device() const override { return device_; }
+  bool is_deleted() const override { return deleted_; }
+  const Literal& value() const { return value_; }
+  // Takes the value out (a donation); the buffer is deleted afterwards.
+  Literal Take() {
+    deleted_ = true;
+    return std::move(value_);
+  }
+
+ private:
+  Literal value_;
+  int64_t device_;
+  bool deleted_ = false;
+};
+
+// Per-execution options (CompileOptions are fixed at compile time).
+struct ExecuteOptions {
+  // The seed of `rng` for this execution instead of CompileOptions'.
+  std::optional<uint64_t> rng_seed;
+  // Argument positions whose buffers the execution consumes: they are
+  // deleted when it returns, and their storage may hold its results.
+  std::vector<int64_t> donated;
+};
+
+// The result of an execution: one buffer per element of a tuple root, else
+// one buffer.
+using ExecuteResult =
+    absl::StatusOr<std::vector<std::unique_ptr<DeviceBuffer>>>;
+
 // A compiled module. Owns everything it needs: the module passed to
 // Backend::Compile may be destroyed afterwards.
+//
+// Thread safety: Run, RunReplicated and Execute may be called from several
+// threads at once on one executable (each call has its own working
+// memory); Emit is const. Arguments must not be donated by one call while
+// another reads them.
 class Executable {
  public:
   virtual ~Executable() = default;
+
+  // Runs on device buffers (one per entry parameter, on device 0) and
+  // returns a future of the result buffers. The default reads HostBuffers
+  // as literals and runs RunOnHost; backends with device memory override
+  // it. A donated argument is deleted when the future is ready.
+  virtual std::future<ExecuteResult> Execute(
+      absl::Span<DeviceBuffer* const> arguments,
+      const ExecuteOptions& options = {});
 
   // Runs the entry computation on one device: one argument per entry
   // parameter. Returns the root's value (a tuple literal for a tuple root).
@@ -69,6 +147,11 @@ class Executable {
   // single-device executable through Run and refuses more devices.
   virtual absl::StatusOr<std::vector<Literal>> RunReplicated(
       absl::Span<const std::vector<Literal>> arguments);
+
+  // Run with per-execution options; the default honours none of them and
+  // refuses a per-run seed.
+  virtual absl::StatusOr<Literal> RunOnHost(absl::Span<const Literal> arguments,
+                                            const ExecuteOptions& options);
 
   // What the backend made of the module, for `kiln compile --emit=WHAT`:
   // "hlo" (the optimized module), "thunks", "cpp", "stats", ... Backends
@@ -111,11 +194,30 @@ class Backend {
   // strict form. Callers legalize client form for backends that do not.
   virtual bool accepts_client_form() const { return false; }
 
+  // The devices the backend runs on (the default: one host device).
+  virtual std::vector<Device> Devices() const;
+
+  // Puts `value` on `device` (the default: a HostBuffer holding it), and
+  // reads a buffer back (the default reads HostBuffers).
+  virtual absl::StatusOr<std::unique_ptr<DeviceBuffer>> TransferToDevice(
+      Literal value, int64_t device = 0);
+  virtual absl::StatusOr<Literal> TransferToHost(const DeviceBuffer& buffer);
+
   // Compiles `module`'s entry computation. Errors: the module does not
   // verify, uses an op the backend does not support, ...
   virtual absl::StatusOr<std::unique_ptr<Executable>> Compile(
       const Module& module, const CompileOptions& options) = 0;
 };
+
+// Helpers of the host-memory path, for backends that override Execute:
+// the arguments as HostBuffers (an error for another kind, or a deleted
+// one), a check that every donated position exists, and a result literal
+// as buffers (one per element of a tuple).
+absl::StatusOr<std::vector<const HostBuffer*>> HostArguments(
+    absl::Span<DeviceBuffer* const> arguments);
+absl::Status CheckDonations(absl::Span<DeviceBuffer* const> arguments,
+                            const ExecuteOptions& options);
+ExecuteResult ResultBuffers(Literal result);
 
 // The first instruction of `module` (any computation) that `backend` does
 // not support, as an Unimplemented error naming it, its op and its element

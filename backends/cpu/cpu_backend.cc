@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <future>
 #include <utility>
 #include <vector>
 
@@ -108,9 +109,39 @@ class CpuExecutable : public Executable {
         !status.ok()) {
       return status;
     }
-    if (program_ == nullptr)
+    if (program_ == nullptr) {
       return Evaluate(*module_, arguments, eval_options_);
-    return RunProgram(arguments);
+    }
+    std::vector<const Literal*> pointers;
+    for (const Literal& argument : arguments) pointers.push_back(&argument);
+    return RunProgram(pointers, eval_options_);
+  }
+
+  // Runs on HostBuffers without copying them in: parameter slots point at
+  // the buffers' storage, and the result's leaves become the result
+  // buffers.
+  std::future<ExecuteResult> Execute(absl::Span<DeviceBuffer* const> arguments,
+                                     const ExecuteOptions& options) override {
+    if (program_ == nullptr || device_count() != 1) {
+      return Executable::Execute(arguments, options);
+    }
+    std::promise<ExecuteResult> promise;
+    promise.set_value(ExecuteOnBuffers(arguments, options));
+    return promise.get_future();
+  }
+
+  absl::StatusOr<Literal> RunOnHost(absl::Span<const Literal> arguments,
+                                    const ExecuteOptions& options) override {
+    if (absl::Status status = CheckArguments(parameter_shapes(), arguments);
+        !status.ok()) {
+      return status;
+    }
+    EvalOptions run_options = eval_options_;
+    if (options.rng_seed.has_value()) run_options.rng_seed = *options.rng_seed;
+    if (program_ == nullptr) return Evaluate(*module_, arguments, run_options);
+    std::vector<const Literal*> pointers;
+    for (const Literal& argument : arguments) pointers.push_back(&argument);
+    return RunProgram(pointers, run_options);
   }
 
   absl::StatusOr<std::vector<Literal>> RunReplicated(
@@ -189,7 +220,45 @@ class CpuExecutable : public Executable {
     arenas_.push_back(std::move(arena));
   }
 
-  absl::StatusOr<Literal> RunProgram(absl::Span<const Literal> arguments) {
+  ExecuteResult ExecuteOnBuffers(absl::Span<DeviceBuffer* const> arguments,
+                                 const ExecuteOptions& options) {
+    if (absl::Status status = CheckDonations(arguments, options);
+        !status.ok()) {
+      return status;
+    }
+    absl::StatusOr<std::vector<const HostBuffer*>> buffers =
+        HostArguments(arguments);
+    if (!buffers.ok()) return buffers.status();
+    std::vector<const Literal*> pointers;
+    for (const HostBuffer* buffer : *buffers) {
+      pointers.push_back(&buffer->value());
+    }
+    if (pointers.size() != parameter_shapes().size()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("expected ", parameter_shapes().size(),
+                       " arguments, got ", pointers.size()));
+    }
+    for (size_t i = 0; i < pointers.size(); ++i) {
+      if (!pointers[i]->shape().Compatible(parameter_shapes()[i])) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "argument ", i, " has shape ", pointers[i]->shape().ToString(false),
+            ", the parameter ", parameter_shapes()[i].ToString(false)));
+      }
+    }
+    EvalOptions run_options = eval_options_;
+    if (options.rng_seed.has_value()) run_options.rng_seed = *options.rng_seed;
+    absl::StatusOr<Literal> result = RunProgram(pointers, run_options);
+    // Donated buffers are consumed whether or not the run succeeded.
+    for (int64_t index : options.donated) {
+      static_cast<HostBuffer*>(arguments[index])->Take();
+    }
+    if (!result.ok()) return result.status();
+    return ResultBuffers(*std::move(result));
+  }
+
+  absl::StatusOr<Literal> RunProgram(
+      const std::vector<const Literal*>& arguments,
+      const EvalOptions& run_options) {
     std::unique_ptr<uint8_t, FreeDeleter> arena = TakeArena();
     if (arena == nullptr) {
       return absl::ResourceExhaustedError(
@@ -213,7 +282,7 @@ class CpuExecutable : public Executable {
           state.addresses[i] = Leaf(*result, slot.path)->mutable_data().data();
           continue;
         case BufferSlot::Kind::kParameter:
-          literal = &arguments[slot.parameter];
+          literal = arguments[slot.parameter];
           for (int64_t index : slot.path) {
             literal = &literal->tuple_elements()[index];
           }
@@ -224,7 +293,7 @@ class CpuExecutable : public Executable {
       // Thunks never write parameter or constant slots.
       state.addresses[i] = const_cast<uint8_t*>(literal->data().data());
     }
-    eval::EvalContext context(*module_, eval_options_);
+    eval::EvalContext context(*module_, run_options);
     state.eval = &context;
     absl::Status status = absl::OkStatus();
     for (const auto& thunk : program_->thunks) {

@@ -524,6 +524,86 @@ TEST_F(CpuBackendTest, AMissingHostCompilerSaysWhichVariableToSet) {
       << library.status();
 }
 
+TEST_F(CpuBackendTest, ExecutesOnDeviceBuffers) {
+  std::unique_ptr<Module> module = Parse(R"(
+HloModule m
+ENTRY e {
+  x = f32[8] parameter(0)
+  y = f32[8] parameter(1)
+  s = f32[8] add(x, y)
+  n = f32[8] negate(x)
+  ROOT t = (f32[8], f32[8]) tuple(s, n)
+})");
+  ASSERT_NE(module, nullptr);
+  CpuBackend cpu;
+  ASSERT_EQ(cpu.Devices().size(), 1u);
+  absl::StatusOr<std::unique_ptr<Executable>> executable =
+      cpu.Compile(*module, {});
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  std::vector<std::unique_ptr<DeviceBuffer>> buffers;
+  std::vector<DeviceBuffer*> arguments;
+  std::vector<Literal> literals;
+  for (float base : {1.0f, 10.0f}) {
+    std::vector<float> values;
+    for (int i = 0; i < 8; ++i) values.push_back(base + i);
+    literals.push_back(Literal::VectorF32(values));
+    auto buffer = cpu.TransferToDevice(literals.back());
+    ASSERT_TRUE(buffer.ok()) << buffer.status();
+    arguments.push_back(buffer->get());
+    buffers.push_back(*std::move(buffer));
+  }
+  absl::StatusOr<Literal> expected = (*executable)->Run(literals);
+  ASSERT_TRUE(expected.ok()) << expected.status();
+  // Twice on the same buffers: executions never write their arguments.
+  for (int round = 0; round < 2; ++round) {
+    ExecuteResult result = (*executable)->Execute(arguments).get();
+    ASSERT_TRUE(result.ok()) << result.status();
+    ASSERT_EQ(result->size(), 2u);
+    for (int k = 0; k < 2; ++k) {
+      absl::StatusOr<Literal> back = cpu.TransferToHost(*(*result)[k]);
+      ASSERT_TRUE(back.ok());
+      EXPECT_EQ(*back, expected->tuple_elements()[k]);
+    }
+  }
+  // A donated buffer is consumed; using it again is an error.
+  ExecuteOptions donate;
+  donate.donated = {0};
+  ASSERT_TRUE((*executable)->Execute(arguments, donate).get().ok());
+  EXPECT_TRUE(arguments[0]->is_deleted());
+  ExecuteResult reuse = (*executable)->Execute(arguments).get();
+  ASSERT_FALSE(reuse.ok());
+  EXPECT_NE(reuse.status().message().find("donated"), std::string::npos);
+  donate.donated = {5};
+  EXPECT_FALSE((*executable)->Execute(arguments, donate).get().ok());
+}
+
+TEST_F(CpuBackendTest, RngSeedIsAPerRunOption) {
+  std::unique_ptr<Module> module = Parse(R"(
+HloModule m
+ENTRY e {
+  lo = f32[] constant(0)
+  hi = f32[] constant(1)
+  ROOT r = f32[16] rng(lo, hi), distribution=rng_uniform
+})");
+  ASSERT_NE(module, nullptr);
+  CpuBackend cpu;
+  ReferenceBackend reference;
+  for (Backend* backend : std::vector<Backend*>{&cpu, &reference}) {
+    absl::StatusOr<std::unique_ptr<Executable>> executable =
+        backend->Compile(*module, {});
+    ASSERT_TRUE(executable.ok()) << executable.status();
+    ExecuteOptions seeded;
+    seeded.rng_seed = 7;
+    auto run = [&](const ExecuteOptions& options) {
+      ExecuteResult result = (*executable)->Execute({}, options).get();
+      EXPECT_TRUE(result.ok()) << result.status();
+      return backend->TransferToHost(*(*result)[0]).value();
+    };
+    EXPECT_EQ(run(seeded), run(seeded)) << backend->name();
+    EXPECT_NE(run(seeded), run({})) << backend->name();
+  }
+}
+
 TEST_F(CpuBackendTest, EmitShowsEachStage) {
   std::unique_ptr<Module> module = Parse(R"(
 HloModule m

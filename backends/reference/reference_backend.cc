@@ -44,6 +44,21 @@ class ReferenceExecutable : public Executable {
     return Evaluate(*module_, arguments, eval_options_);
   }
 
+  absl::StatusOr<Literal> RunOnHost(absl::Span<const Literal> arguments,
+                                    const ExecuteOptions& options) override {
+    if (!options.rng_seed.has_value()) return Run(arguments);
+    if (device_count() != 1) {
+      return absl::InvalidArgumentError("Execute runs one device");
+    }
+    if (absl::Status status = CheckArguments(parameter_shapes(), arguments);
+        !status.ok()) {
+      return status;
+    }
+    EvalOptions options_for_run = eval_options_;
+    options_for_run.rng_seed = *options.rng_seed;
+    return Evaluate(*module_, arguments, options_for_run);
+  }
+
   absl::StatusOr<std::vector<Literal>> RunReplicated(
       absl::Span<const std::vector<Literal>> arguments) override {
     if (static_cast<int64_t>(arguments.size()) != device_count()) {
