@@ -330,6 +330,48 @@ TEST_F(CpuBackendTest, NarrowFloatDotsWidenAndRoundOnce) {
   }
 }
 
+TEST_F(CpuBackendTest, GathersAndScattersRunAsKernels) {
+  // Gathers with clamped starts (random s32 indices in [-10, 10]), an
+  // implicit index vector dimension and batching dims; scatters with
+  // repeated and out-of-bounds indices (skipped element by element), an
+  // add and an overwrite combiner, and bf16 updates.
+  std::unique_ptr<Module> module = Parse(R"(
+HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+last {
+  a = bf16[] parameter(0)
+  ROOT b = bf16[] parameter(1)
+}
+ENTRY e {
+  table = f32[12,5] parameter(0)
+  ids = s32[7] parameter(1)
+  g = f32[7,5] gather(table, ids), offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1, slice_sizes={1,5}
+  starts = s32[3,2] parameter(2)
+  w = f32[3,4,3] gather(table, starts), offset_dims={1,2}, collapsed_slice_dims={}, start_index_map={0,1}, index_vector_dim=1, slice_sizes={4,3}
+  batched = f32[2,6,4] parameter(3)
+  bi = s32[2,3] parameter(4)
+  bg = f32[2,3,4] gather(batched, bi), offset_dims={2}, collapsed_slice_dims={1}, operand_batching_dims={0}, start_indices_batching_dims={0}, start_index_map={1}, index_vector_dim=2, slice_sizes={1,1,4}
+  updates = f32[7,5] parameter(5)
+  sa = f32[12,5] scatter(table, ids, updates), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add
+  wide = f32[3,4,3] parameter(6)
+  sw = f32[12,5] scatter(table, starts, wide), update_window_dims={1,2}, inserted_window_dims={}, scatter_dims_to_operand_dims={0,1}, index_vector_dim=1, to_apply=add
+  bt = bf16[12] parameter(7)
+  bu = bf16[7] parameter(8)
+  so = bf16[12] scatter(bt, ids, bu), update_window_dims={}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=last
+  ROOT out = (f32[7,5], f32[3,4,3], f32[2,3,4], f32[12,5], f32[12,5], bf16[12]) tuple(g, w, bg, sa, sw, so)
+})");
+  ASSERT_NE(module, nullptr);
+  for (uint64_t seed : {1, 2}) {
+    const std::string stats = ExpectSameAsReference(*module, seed, "indexing");
+    EXPECT_NE(stats.find("fallback instructions: 0"), std::string::npos)
+        << stats;
+  }
+}
+
 TEST_F(CpuBackendTest, FallbacksAreCountedAndNamed) {
   std::unique_ptr<Module> module = Parse(R"(
 HloModule m

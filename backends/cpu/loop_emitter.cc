@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "backends/cpu/loop_emitter_ops.h"
+#include "compiler/evaluator/indexing_dims.h"
 #include "compiler/ir/attributes.h"
 #include "compiler/ir/layout.h"
 #include "compiler/ir/literal.h"
@@ -72,6 +73,7 @@ class KernelWriter {
   std::string ComputePad(const Instruction* pad, const Index& index);
   std::string ComputeConcatenate(const Instruction* concat, const Index& index);
   std::string ComputeReduce(const Instruction* reduce, const Index& index);
+  std::string ComputeGather(const Instruction* gather, const Index& index);
   std::string ComputeConstant(const Instruction* constant, const Index& index);
   // One loop nest over the outputs' common dimensions storing outputs
   // `which` (every output when empty).
@@ -344,6 +346,51 @@ std::string KernelWriter::ComputeReduce(const Instruction* reduce,
   return acc;
 }
 
+// gather at a result index: the index vector at the result's batch
+// position, clamped so that the slice fits (as the evaluator), plus the
+// offset within the slice.
+std::string KernelWriter::ComputeGather(const Instruction* gather,
+                                        const Index& index) {
+  const Shape& operand = gather->operand(0)->shape();
+  const Shape& indices = gather->operand(1)->shape();
+  const int64_t rank = gather->shape().rank();
+  const eval::IndexedDims dims = *eval::ReadIndexedDims(
+      *gather, eval::kGatherDimNames, operand, indices, rank);
+  const std::vector<int64_t>& sizes = *Int64s(*gather, "slice_sizes");
+  const std::vector<int64_t> batch_dims = eval::NonWindowDims(dims, rank);
+  Index at_indices(indices.rank(), "0");
+  for (size_t k = 0; k < dims.batch.size(); ++k) {
+    at_indices[dims.batch[k]] = index[batch_dims[k]];
+  }
+  std::vector<std::string> start(operand.rank(), "0");
+  for (size_t k = 0; k < dims.index_map.size(); ++k) {
+    if (dims.index_vector_dim < indices.rank()) {
+      at_indices[dims.index_vector_dim] = absl::StrCat(k);
+    }
+    start[dims.index_map[k]] = Value(gather->operand(1), at_indices);
+  }
+  for (size_t i = 0; i < dims.operand_batching.size(); ++i) {
+    for (size_t k = 0; k < dims.batch.size(); ++k) {
+      if (dims.batch[k] == dims.index_batching[i]) {
+        start[dims.operand_batching[i]] = index[batch_dims[k]];
+      }
+    }
+  }
+  Index at(operand.rank());
+  for (int64_t d = 0; d < operand.rank(); ++d) {
+    const std::string clamped = Fresh("s");
+    Line(absl::StrCat("const int64_t ", clamped, " = kiln_cpu::ClampStart(",
+                      start[d], ", ", operand.dimension(d), ", ", sizes[d],
+                      ");"));
+    at[d] = clamped;
+  }
+  for (size_t k = 0; k < dims.window.size(); ++k) {
+    at[dims.window_operand[k]] = absl::StrCat(
+        "(", at[dims.window_operand[k]], " + ", index[dims.window[k]], ")");
+  }
+  return Value(gather->operand(0), at);
+}
+
 std::string KernelWriter::Compute(const Instruction* instruction,
                                   const Index& index) {
   const Opcode opcode = instruction->opcode();
@@ -477,6 +524,8 @@ std::string KernelWriter::Compute(const Instruction* instruction,
         }
         return operand_value(0, at);
       }
+      case Opcode::kGather:
+        return ComputeGather(instruction, index);
       case Opcode::kDynamicSlice: {
         const Shape& shape = instruction->operand(0)->shape();
         Index at(index.size());

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "backends/cpu/loop_emitter.h"
 #include "backends/cpu/loop_emitter_ops.h"
+#include "compiler/evaluator/indexing_dims.h"
 #include "compiler/ir/attributes.h"
 #include "compiler/ir/layout.h"
 #include "compiler/ops/attr_enums.h"
@@ -110,6 +111,20 @@ bool IsIndexOp(const Instruction& instruction) {
       return instruction.attrs().Get<PaddingConfig>("padding") != nullptr;
     case Opcode::kIota:
       return instruction.attrs().Get<int64_t>("iota_dimension") != nullptr;
+    case Opcode::kGather: {
+      // The evaluator's own reading of the dimension numbers decides.
+      const auto* sizes = Int64s(instruction, "slice_sizes");
+      if (sizes == nullptr || instruction.operand_count() != 2 ||
+          static_cast<int64_t>(sizes->size()) !=
+              instruction.operand(0)->shape().rank()) {
+        return false;
+      }
+      return eval::ReadIndexedDims(instruction, eval::kGatherDimNames,
+                                   instruction.operand(0)->shape(),
+                                   instruction.operand(1)->shape(),
+                                   instruction.shape().rank())
+          .ok();
+    }
     case Opcode::kBitcast:
       return HasPlainLayout(instruction.shape()) &&
              HasPlainLayout(instruction.operand(0)->shape()) &&

@@ -12,6 +12,7 @@
 #include "backends/cpu/control_thunks.h"
 #include "backends/cpu/convolution_thunk.h"
 #include "backends/cpu/loop_emitter.h"
+#include "backends/cpu/scatter_emitter.h"
 #include "backends/cpu/sort_emitter.h"
 #include "compiler/ir/computation.h"
 
@@ -107,8 +108,9 @@ class Lowerer {
       const std::function<absl::StatusOr<std::string>(const std::string&)>&
           emit,
       int64_t instructions);
-  absl::StatusOr<bool> TrySort(const Instruction* instruction,
-                               std::string* why);
+  // sort and scatter, whose kernels have emitters of their own.
+  absl::StatusOr<bool> TrySortOrScatter(const Instruction* instruction,
+                                        std::string* why);
   absl::StatusOr<bool> TryConvolution(const Instruction* instruction,
                                       std::string* why);
   // while, conditional and call: their computations' programs.
@@ -279,21 +281,23 @@ absl::StatusOr<bool> Lowerer::TryKernel(const Instruction* instruction,
   return true;
 }
 
-absl::StatusOr<bool> Lowerer::TrySort(const Instruction* instruction,
-                                      std::string* why) {
-  if (instruction->opcode() != Opcode::kSort) return false;
+absl::StatusOr<bool> Lowerer::TrySortOrScatter(const Instruction* instruction,
+                                               std::string* why) {
+  using Emitter =
+      absl::StatusOr<std::string> (*)(const Instruction&, absl::string_view);
+  Emitter emit = nullptr;
+  if (instruction->opcode() == Opcode::kSort) emit = &EmitSortKernel;
+  if (instruction->opcode() == Opcode::kScatter) emit = &EmitScatterKernel;
+  if (emit == nullptr) return false;
   // Emitted once to learn whether it can be (the symbol is a placeholder).
-  if (absl::StatusOr<std::string> probe = EmitSortKernel(*instruction, "k");
+  if (absl::StatusOr<std::string> probe = emit(*instruction, "k");
       !probe.ok()) {
     *why = std::string(probe.status().message());
     return false;
   }
   absl::Status status = AddKernelSource(
       instruction,
-      [&](const std::string& symbol) {
-        return EmitSortKernel(*instruction, symbol);
-      },
-      1);
+      [&](const std::string& symbol) { return emit(*instruction, symbol); }, 1);
   if (!status.ok()) return status;
   return true;
 }
@@ -426,7 +430,7 @@ absl::Status Lowerer::Lower(const Instruction* instruction) {
   done = TryDot(instruction);
   if (!done.ok()) return done.status();
   if (*done) return absl::OkStatus();
-  done = TrySort(instruction, &why);
+  done = TrySortOrScatter(instruction, &why);
   if (!done.ok()) return done.status();
   if (*done) return absl::OkStatus();
   done = TryConvolution(instruction, &why);

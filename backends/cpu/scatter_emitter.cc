@@ -1,0 +1,152 @@
+#include "backends/cpu/scatter_emitter.h"
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "backends/cpu/loop_emitter.h"
+#include "backends/cpu/loop_emitter_ops.h"
+#include "compiler/evaluator/indexing_dims.h"
+#include "compiler/ir/attributes.h"
+#include "compiler/ir/computation.h"
+
+namespace kiln::cpu {
+namespace {
+
+using emitter_internal::ComputeType;
+using emitter_internal::IsNativeArray;
+using emitter_internal::Load;
+using emitter_internal::StorageType;
+using emitter_internal::Store;
+
+// Row-major position of `index` (C++ expressions) in `dims`.
+std::string Linear(const std::vector<std::string>& index,
+                   const std::vector<int64_t>& dims) {
+  if (index.empty()) return "0";
+  std::string linear = index[0];
+  for (size_t d = 1; d < dims.size(); ++d) {
+    linear = absl::StrCat("(", linear, ") * ", dims[d], " + ", index[d]);
+  }
+  return linear;
+}
+
+}  // namespace
+
+absl::StatusOr<std::string> EmitScatterKernel(const Instruction& scatter,
+                                              absl::string_view name) {
+  const auto* combiner = scatter.attrs().Get<Computation*>("to_apply");
+  if (scatter.opcode() != Opcode::kScatter || scatter.operand_count() != 3 ||
+      combiner == nullptr || *combiner == nullptr) {
+    return absl::UnimplementedError(
+        absl::StrCat(scatter.name(), ": only scatters of one operand"));
+  }
+  const Shape& operand = scatter.operand(0)->shape();
+  const Shape& indices = scatter.operand(1)->shape();
+  const Shape& updates = scatter.operand(2)->shape();
+  if (!IsNativeArray(operand) || !IsNativeArray(updates) ||
+      !NativeCType(indices.element_type()).has_value() ||
+      !indices.is_static() || !IsIntegralType(indices.element_type()) ||
+      updates.element_type() != operand.element_type()) {
+    return absl::UnimplementedError(absl::StrCat(
+        scatter.name(), ": scatter of types the kernels do not compute"));
+  }
+  absl::StatusOr<eval::IndexedDims> dims = eval::ReadIndexedDims(
+      scatter, eval::kScatterDimNames, operand, indices, updates.rank());
+  if (!dims.ok()) return dims.status();
+  const ElementType type = operand.element_type();
+  const std::string compute = ComputeType(type);
+  const std::string storage = StorageType(type);
+  const std::string index_type = *NativeCType(indices.element_type());
+  absl::StatusOr<ScalarFunction> combine = EmitScalarFunction(
+      **combiner, {"current", "update"}, absl::StrCat(name, "_combine"),
+      3 + static_cast<int>(dims->batch.size() + dims->window.size()));
+  if (!combine.ok()) {
+    return absl::UnimplementedError(absl::StrCat(
+        scatter.name(), ": update computation: ", combine.status().message()));
+  }
+
+  std::string body;
+  int depth = 1;
+  auto line = [&](absl::string_view text) {
+    absl::StrAppend(&body, std::string(2 * depth, ' '), text, "\n");
+  };
+  const int64_t bytes = operand.ByteSize().value_or(0);
+  line(absl::StrCat("std::memcpy(o0, p0, ", bytes, ");"));
+  // Batch positions of the indices, row-major.
+  const std::vector<int64_t> update_batch =
+      eval::NonWindowDims(*dims, updates.rank());
+  std::vector<std::string> at_indices(indices.rank(), "0");
+  std::vector<std::string> at_updates(updates.rank(), "0");
+  std::vector<std::string> position;
+  for (size_t k = 0; k < dims->batch.size(); ++k) {
+    const std::string b = absl::StrCat("b", k);
+    line(absl::StrCat("for (int64_t ", b, " = 0; ", b, " < ",
+                      indices.dimension(dims->batch[k]), "; ++", b, ") {"));
+    ++depth;
+    at_indices[dims->batch[k]] = b;
+    at_updates[update_batch[k]] = b;
+    position.push_back(b);
+  }
+  std::vector<std::string> start(operand.rank(), "0");
+  for (size_t k = 0; k < dims->index_map.size(); ++k) {
+    if (dims->index_vector_dim < indices.rank()) {
+      at_indices[dims->index_vector_dim] = absl::StrCat(k);
+    }
+    const std::string s = absl::StrCat("s", k);
+    line(absl::StrCat("const int64_t ", s, " = static_cast<int64_t>(p1[",
+                      Linear(at_indices, indices.dimensions()), "]);"));
+    start[dims->index_map[k]] = s;
+  }
+  for (size_t i = 0; i < dims->operand_batching.size(); ++i) {
+    for (size_t k = 0; k < dims->batch.size(); ++k) {
+      if (dims->batch[k] == dims->index_batching[i]) {
+        start[dims->operand_batching[i]] = position[k];
+      }
+    }
+  }
+  // The window, row-major over the updates' window dimensions.
+  std::vector<std::string> at_operand = start;
+  for (size_t k = 0; k < dims->window.size(); ++k) {
+    const std::string w = absl::StrCat("w", k);
+    line(absl::StrCat("for (int64_t ", w, " = 0; ", w, " < ",
+                      updates.dimension(dims->window[k]), "; ++", w, ") {"));
+    ++depth;
+    at_updates[dims->window[k]] = w;
+    at_operand[dims->window_operand[k]] =
+        absl::StrCat("(", start[dims->window_operand[k]], " + ", w, ")");
+  }
+  std::vector<std::string> inside;
+  for (int64_t d = 0; d < operand.rank(); ++d) {
+    inside.push_back(absl::StrCat(at_operand[d], " >= 0 && ", at_operand[d],
+                                  " < ", operand.dimension(d)));
+  }
+  line(absl::StrCat(
+      "if (", inside.empty() ? "true" : absl::StrJoin(inside, " && "), ") {"));
+  ++depth;
+  line(absl::StrCat(
+      "const int64_t at = ", Linear(at_operand, operand.dimensions()), ";"));
+  line(absl::StrCat("const ", compute, " current = ", Load(type, "o0[at]"),
+                    ";"));
+  line(absl::StrCat(
+      "const ", compute, " update = ",
+      Load(type,
+           absl::StrCat("p2[", Linear(at_updates, updates.dimensions()), "]")),
+      ";"));
+  absl::StrAppend(&body, combine->body);
+  line(absl::StrCat("o0[at] = ", Store(type, combine->result), ";"));
+  while (depth > 1) {
+    --depth;
+    line("}");
+  }
+  return absl::StrCat(
+      combine->globals, "extern \"C\" void ", name,
+      "(const void* const* in, void* const* out) {\n", "  const ", storage,
+      "* const p0 = static_cast<const ", storage, "*>(in[0]);\n", "  const ",
+      index_type, "* const p1 = static_cast<const ", index_type, "*>(in[1]);\n",
+      "  const ", storage, "* const p2 = static_cast<const ", storage,
+      "*>(in[2]);\n", "  ", storage, "* const o0 = static_cast<", storage,
+      "*>(out[0]);\n", body, "}\n");
+}
+
+}  // namespace kiln::cpu
