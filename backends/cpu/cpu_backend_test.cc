@@ -372,6 +372,46 @@ ENTRY e {
   }
 }
 
+TEST_F(CpuBackendTest, ReduceWindowsRunAsKernels) {
+  // Pooling with strides and padding (padding folds in the init value),
+  // base dilation (holes skipped), window dilation, a cumulative sum, and
+  // bf16 rounding every step.
+  std::unique_ptr<Module> module = Parse(R"(
+HloModule m
+max {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] maximum(a, b)
+}
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+addb {
+  a = bf16[] parameter(0)
+  b = bf16[] parameter(1)
+  ROOT s = bf16[] add(a, b)
+}
+ENTRY e {
+  x = f32[2,7,6] parameter(0)
+  ninf = f32[] constant(-inf)
+  one = f32[] constant(1)
+  mp = f32[2,4,3] reduce-window(x, ninf), window={size=1x2x2 stride=1x2x2 pad=0_0x0_1x0_0}, to_apply=max
+  ds = f32[2,4,3] reduce-window(x, one), window={size=1x3x3 stride=1x2x3 pad=0_0x1_1x0_0 lhs_dilate=1x1x2 rhs_dilate=1x1x2}, to_apply=add
+  v = f32[40] parameter(1)
+  zero = f32[] constant(0)
+  cs = f32[40] reduce-window(v, zero), window={size=40 pad=39_0}, to_apply=add
+  b = bf16[40] parameter(2)
+  bz = bf16[] constant(0)
+  bs = bf16[37] reduce-window(b, bz), window={size=4}, to_apply=addb
+  ROOT out = (f32[2,4,3], f32[2,4,3], f32[40], bf16[37]) tuple(mp, ds, cs, bs)
+})");
+  ASSERT_NE(module, nullptr);
+  const std::string stats = ExpectSameAsReference(*module, 13, "windows");
+  EXPECT_NE(stats.find("fallback instructions: 0"), std::string::npos) << stats;
+}
+
 TEST_F(CpuBackendTest, FallbacksAreCountedAndNamed) {
   std::unique_ptr<Module> module = Parse(R"(
 HloModule m

@@ -74,6 +74,11 @@ class KernelWriter {
   std::string ComputeConcatenate(const Instruction* concat, const Index& index);
   std::string ComputeReduce(const Instruction* reduce, const Index& index);
   std::string ComputeGather(const Instruction* gather, const Index& index);
+  std::string ComputeReduceWindow(const Instruction* reduce_window,
+                                  const Index& index);
+  // acc = reducer(acc, value), the reducer inlined.
+  void Combine(const Computation& reducer, const std::string& acc,
+               const std::string& value);
   std::string ComputeConstant(const Instruction* constant, const Index& index);
   // One loop nest over the outputs' common dimensions storing outputs
   // `which` (every output when empty).
@@ -391,6 +396,76 @@ std::string KernelWriter::ComputeGather(const Instruction* gather,
   return Value(gather->operand(0), at);
 }
 
+void KernelWriter::Combine(const Computation& reducer, const std::string& acc,
+                           const std::string& value) {
+  auto saved = memo_;
+  bindings_[reducer.parameter(0)] = acc;
+  bindings_[reducer.parameter(1)] = value;
+  const std::string combined = Value(reducer.root(), {});
+  bindings_.erase(reducer.parameter(0));
+  bindings_.erase(reducer.parameter(1));
+  Line(absl::StrCat(acc, " = ", combined, ";"));
+  memo_ = std::move(saved);
+}
+
+// reduce-window at a result index, as the evaluator: the window's cells in
+// row-major order, edge padding folded in as the init value, holes of base
+// dilation skipped (padding in any dimension wins over a hole).
+std::string KernelWriter::ComputeReduceWindow(const Instruction* reduce_window,
+                                              const Index& index) {
+  const Shape& shape = reduce_window->operand(0)->shape();
+  const Window& window = *reduce_window->attrs().Get<Window>("window");
+  const Computation& reducer =
+      **reduce_window->attrs().Get<Computation*>("to_apply");
+  const std::string init = Value(reduce_window->operand(1), {});
+  const std::string acc = Fresh("acc");
+  Line(absl::StrCat(Type(reduce_window), " ", acc, " = ", init, ";"));
+  const std::string padding = Fresh("pad"), hole = Fresh("hole");
+  const int outer_depth = depth_;
+  Index at(shape.rank());
+  std::vector<std::string> positions;
+  for (int64_t d = 0; d < shape.rank(); ++d) {
+    const WindowDimension& w = window.dimensions[d];
+    const std::string k = Fresh("k");
+    Line(absl::StrCat("for (int64_t ", k, " = 0; ", k, " < ", w.size, "; ++", k,
+                      ") {"));
+    ++depth_;
+    const std::string x = Fresh("x");
+    Line(absl::StrCat("const int64_t ", x, " = ", index[d], " * ", w.stride,
+                      " + ", k, " * ", w.window_dilation, " - (", w.padding_low,
+                      ");"));
+    positions.push_back(x);
+    at[d] = absl::StrCat(x, " / ", w.base_dilation);
+  }
+  std::vector<std::string> outside, between;
+  for (int64_t d = 0; d < shape.rank(); ++d) {
+    const WindowDimension& w = window.dimensions[d];
+    const int64_t base = shape.dimension(d) == 0
+                             ? 0
+                             : (shape.dimension(d) - 1) * w.base_dilation + 1;
+    outside.push_back(
+        absl::StrCat(positions[d], " < 0 || ", positions[d], " >= ", base));
+    between.push_back(
+        absl::StrCat(positions[d], " % ", w.base_dilation, " != 0"));
+  }
+  Line(absl::StrCat("const bool ", padding, " = ",
+                    outside.empty() ? "false" : absl::StrJoin(outside, " || "),
+                    ";"));
+  Line(absl::StrCat("const bool ", hole, " = ",
+                    between.empty() ? "false" : absl::StrJoin(between, " || "),
+                    ";"));
+  Line(absl::StrCat("if (", padding, ") {"));
+  Nested([&] { Combine(reducer, acc, init); });
+  Line(absl::StrCat("} else if (!", hole, ") {"));
+  Nested([&] { Combine(reducer, acc, Value(reduce_window->operand(0), at)); });
+  Line("}");
+  while (depth_ > outer_depth) {
+    --depth_;
+    Line("}");
+  }
+  return acc;
+}
+
 std::string KernelWriter::Compute(const Instruction* instruction,
                                   const Index& index) {
   const Opcode opcode = instruction->opcode();
@@ -526,6 +601,8 @@ std::string KernelWriter::Compute(const Instruction* instruction,
       }
       case Opcode::kGather:
         return ComputeGather(instruction, index);
+      case Opcode::kReduceWindow:
+        return ComputeReduceWindow(instruction, index);
       case Opcode::kDynamicSlice: {
         const Shape& shape = instruction->operand(0)->shape();
         Index at(index.size());

@@ -159,14 +159,12 @@ absl::Status CheckCompare(const Instruction& compare) {
   return absl::OkStatus();
 }
 
-absl::Status CheckReduce(const Instruction& reduce) {
-  if (reduce.operand_count() != 2 || !reduce.shape().IsArray()) {
-    return NotEmittable(reduce, "only single-operand reduces are emitted");
-  }
+// The to_apply of a reduce or reduce-window: a scalar function of two
+// parameters whose every instruction the emitter handles.
+absl::Status CheckReducer(const Instruction& reduce) {
   const auto* to_apply = reduce.attrs().Get<Computation*>("to_apply");
-  if (to_apply == nullptr || *to_apply == nullptr ||
-      Int64s(reduce, "dimensions") == nullptr) {
-    return NotEmittable(reduce, "reduce without dimensions or to_apply");
+  if (to_apply == nullptr || *to_apply == nullptr) {
+    return NotEmittable(reduce, "no to_apply");
   }
   const Computation& reducer = **to_apply;
   if (reducer.parameters().size() != 2 || reducer.root() == nullptr ||
@@ -174,7 +172,8 @@ absl::Status CheckReduce(const Instruction& reduce) {
     return NotEmittable(reduce, "the reducer is not a scalar binary function");
   }
   for (const Instruction* inner : reducer.instructions()) {
-    if (inner->opcode() == Opcode::kReduce) {
+    if (inner->opcode() == Opcode::kReduce ||
+        inner->opcode() == Opcode::kReduceWindow) {
       return NotEmittable(reduce, "nested reduce in a reducer");
     }
     if (absl::Status status = CheckEmittable(*inner); !status.ok()) {
@@ -182,6 +181,33 @@ absl::Status CheckReduce(const Instruction& reduce) {
     }
   }
   return absl::OkStatus();
+}
+
+absl::Status CheckReduce(const Instruction& reduce) {
+  if (reduce.operand_count() != 2 || !reduce.shape().IsArray() ||
+      Int64s(reduce, "dimensions") == nullptr) {
+    return NotEmittable(reduce, "only single-operand reduces are emitted");
+  }
+  return CheckReducer(reduce);
+}
+
+absl::Status CheckReduceWindow(const Instruction& reduce_window) {
+  const Window* window = reduce_window.attrs().Get<Window>("window");
+  if (reduce_window.operand_count() != 2 || !reduce_window.shape().IsArray() ||
+      window == nullptr ||
+      static_cast<int64_t>(window->dimensions.size()) !=
+          reduce_window.operand(0)->shape().rank()) {
+    return NotEmittable(reduce_window,
+                        "only single-operand reduce-windows with a window "
+                        "per dimension are emitted");
+  }
+  for (const WindowDimension& w : window->dimensions) {
+    if (w.size < 1 || w.stride < 1 || w.window_dilation < 1 ||
+        w.base_dilation < 1) {
+      return NotEmittable(reduce_window, "window fields out of range");
+    }
+  }
+  return CheckReducer(reduce_window);
 }
 
 // A reducer that adds its two parameters, on a type other than pred.
@@ -267,6 +293,7 @@ bool IsFlat(const Computation& computation, int64_t count) {
 
 using emitter_internal::CheckCompare;
 using emitter_internal::CheckReduce;
+using emitter_internal::CheckReduceWindow;
 using emitter_internal::FindFunctorOp;
 using emitter_internal::FunctorOp;
 using emitter_internal::IsIndexOp;
@@ -354,6 +381,9 @@ absl::Status CheckEmittable(const Instruction& instruction) {
     return CheckCompare(instruction);
   }
   if (instruction.opcode() == Opcode::kReduce) return CheckReduce(instruction);
+  if (instruction.opcode() == Opcode::kReduceWindow) {
+    return CheckReduceWindow(instruction);
+  }
   if (instruction.opcode() == Opcode::kIsFinite &&
       !IsFloatType(instruction.operand(0)->shape().element_type())) {
     return NotEmittable(instruction, "is-finite of a non-float");
