@@ -54,6 +54,9 @@ struct CompileOptions {
   // values take at once (0: the evaluator's default, EvalOptions).
   int64_t max_steps = int64_t{1} << 32;
   int64_t max_live_bytes = 0;
+  // Intra-op threads of compiled backends (generated loops, library
+  // calls); 0: every core the process may use.
+  int64_t threads = 0;
 };
 
 // ---- The device layer (PJRT-like), beside the literal path ----

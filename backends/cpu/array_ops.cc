@@ -99,7 +99,7 @@ void Narrow(ElementType type, const std::vector<float>& in, uint8_t* out) {
 
 template <typename T>
 void MatMul(const HostLibrary* host, const T* a, const T* b, T* c, int64_t m,
-            int64_t k, int64_t n) {
+            int64_t k, int64_t n, int threads) {
   if (m == 0 || n == 0) return;
   if (k == 0) {
     std::fill(c, c + m * n, T(0));
@@ -108,12 +108,12 @@ void MatMul(const HostLibrary* host, const T* a, const T* b, T* c, int64_t m,
   bool done = false;
   if constexpr (std::is_same_v<T, float>) {
     if (host != nullptr && host->gemm_f32 != nullptr) {
-      host->gemm_f32(a, b, c, m, k, n, 0);
+      host->gemm_f32(a, b, c, m, k, n, threads);
       done = true;
     }
   } else {
     if (host != nullptr && host->gemm_f64 != nullptr) {
-      host->gemm_f64(a, b, c, m, k, n, 0);
+      host->gemm_f64(a, b, c, m, k, n, threads);
       done = true;
     }
   }
@@ -124,8 +124,8 @@ void MatMul(const HostLibrary* host, const T* a, const T* b, T* c, int64_t m,
 }
 
 template void MatMul<float>(const HostLibrary*, const float*, const float*,
-                            float*, int64_t, int64_t, int64_t);
+                            float*, int64_t, int64_t, int64_t, int);
 template void MatMul<double>(const HostLibrary*, const double*, const double*,
-                             double*, int64_t, int64_t, int64_t);
+                             double*, int64_t, int64_t, int64_t, int);
 
 }  // namespace kiln::cpu

@@ -29,10 +29,10 @@ std::vector<float> Widen(ElementType type, const uint8_t* in, int64_t count);
 void Narrow(ElementType type, const std::vector<float>& in, uint8_t* out);
 
 // c[m,n] = a[m,k] * b[k,n], row-major (T = float or double); `host` may
-// be null.
+// be null; `threads` (0: all the process may use) bounds the host GEMM's.
 template <typename T>
 void MatMul(const HostLibrary* host, const T* a, const T* b, T* c, int64_t m,
-            int64_t k, int64_t n);
+            int64_t k, int64_t n, int threads = 0);
 
 }  // namespace kiln::cpu
 

@@ -164,7 +164,7 @@ void ConvolutionThunk::Compute(const T* input, const T* kernel,
     }
     if (p.groups == 1) {
       MatMul(host_.get(), patches.data(), kernel, output, rows, columns,
-             features);
+             features, threads_);
       continue;
     }
     for (int64_t r = 0; r < columns; ++r) {
@@ -173,7 +173,7 @@ void ConvolutionThunk::Compute(const T* input, const T* kernel,
                 group_kernel.data() + r * features);
     }
     MatMul(host_.get(), patches.data(), group_kernel.data(),
-           group_output.data(), rows, columns, features);
+           group_output.data(), rows, columns, features, threads_);
     for (int64_t r = 0; r < rows; ++r) {
       std::copy(group_output.data() + r * features,
                 group_output.data() + (r + 1) * features,

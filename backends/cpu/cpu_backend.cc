@@ -43,6 +43,7 @@ class CpuExecutable : public Executable {
     eval_options_.max_literal_bytes = options.max_literal_bytes;
     eval_options_.rng_seed = options.rng_seed;
     eval_options_.max_steps = options.max_steps;
+    threads_ = options.threads;
     if (options.max_live_bytes > 0) {
       eval_options_.max_live_bytes = options.max_live_bytes;
     }
@@ -66,10 +67,11 @@ class CpuExecutable : public Executable {
     for (Program* program : programs) {
       for (const auto& thunk : program->thunks) {
         if (auto* dot = dynamic_cast<DotThunk*>(thunk.get())) {
-          dot->set_host_library(GetHostLibrary(compiler_options));
+          dot->set_host_library(GetHostLibrary(compiler_options), threads_);
         }
         if (auto* convolution = dynamic_cast<ConvolutionThunk*>(thunk.get())) {
-          convolution->set_host_library(GetHostLibrary(compiler_options));
+          convolution->set_host_library(GetHostLibrary(compiler_options),
+                                        threads_);
         }
       }
     }
@@ -79,6 +81,10 @@ class CpuExecutable : public Executable {
                            &build_stats_, KernelPrelude());
     if (!library.ok()) return library.status();
     library_ = *std::move(library);
+    if (auto set_threads = reinterpret_cast<void (*)(int)>(
+            library_->Find("kiln_set_threads"))) {
+      set_threads(static_cast<int>(threads_));
+    }
     for (Program* program : programs) {
       for (const auto& thunk : program->thunks) {
         auto* kernel = dynamic_cast<KernelThunk*>(thunk.get());
@@ -314,6 +320,7 @@ class CpuExecutable : public Executable {
   int64_t replica_count_;
   int64_t num_partitions_;
   EvalOptions eval_options_;
+  int64_t threads_ = 0;
   LoweredModule lowered_;
   Program* program_ = nullptr;  // lowered_.entry, or null: evaluate whole.
   std::shared_ptr<KernelLibrary> library_;

@@ -123,6 +123,51 @@ ENTRY e {
   EXPECT_NE(stats.find("kernels: 1"), std::string::npos) << stats;
 }
 
+TEST_F(CpuBackendTest, LargeLoopsSplitOverThreadsGiveTheSameValues) {
+  // Over kParallelWork elements: the outer loop runs on several threads.
+  std::unique_ptr<Module> module = Parse(R"(
+HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  x = f32[300,400] parameter(0)
+  e = f32[300,400] exponential(x)
+  z = f32[] constant(0)
+  r = f32[300] reduce(e, z), dimensions={1}, to_apply=add
+  t = f32[400,300] transpose(e), dimensions={1,0}
+  ROOT out = (f32[300], f32[400,300]) tuple(r, t)
+})");
+  ASSERT_NE(module, nullptr);
+  for (int64_t threads : {1, 2, 3}) {
+    CompileOptions options;
+    options.threads = threads;
+    CpuBackend cpu;
+    ReferenceBackend reference;
+    auto native = cpu.Compile(*module, options);
+    auto oracle = reference.Compile(*module, options);
+    ASSERT_TRUE(native.ok() && oracle.ok());
+    std::mt19937_64 generator(21);
+    std::vector<Literal> arguments;
+    arguments.push_back(
+        cli::RandomLiteral((*oracle)->parameter_shapes()[0], generator)
+            .value());
+    absl::StatusOr<Literal> expected = (*oracle)->Run(arguments);
+    absl::StatusOr<Literal> actual = (*native)->Run(arguments);
+    ASSERT_TRUE(expected.ok() && actual.ok());
+    conform::Comparison comparison =
+        conform::CompareLiterals(*expected, *actual, [&](ElementType type) {
+          return conform::DefaultTolerance(*module, type);
+        });
+    EXPECT_TRUE(comparison.ok) << threads << ":\n" << comparison.report;
+    absl::StatusOr<std::string> cpp = (*native)->Emit("cpp");
+    ASSERT_TRUE(cpp.ok());
+    EXPECT_NE(cpp->find("#pragma omp parallel for"), std::string::npos);
+  }
+}
+
 TEST_F(CpuBackendTest, IndexOpsMatchTheEvaluator) {
   ExpectSameAsReference(R"(
 HloModule m

@@ -294,7 +294,7 @@ std::vector<std::string> KernelCompilerFlags(
           "-fno-fast-math",
           "-ffp-contract=off",
           "-fno-math-errno",
-          "-fopenmp-simd",
+          "-fopenmp",
           options.portable ? "-march=x86-64" : "-march=native"};
 }
 

@@ -174,4 +174,16 @@ inline void StableMergeSort(std::vector<int64_t>& items,
 
 }  // namespace kiln_cpu
 
+#include <omp.h>
+
+// The intra-op threads of this library's parallel loops, set once when the
+// library is loaded (kiln_set_threads; 0: every core the process may use).
+static int kiln_threads = 0;
+static inline int KilnThreads() {
+  return kiln_threads > 0 ? kiln_threads : omp_get_num_procs();
+}
+extern "C" __attribute__((used)) void kiln_set_threads(int threads) {
+  kiln_threads = threads;
+}
+
 #endif  // KILN_BACKENDS_CPU_KERNEL_PRELUDE_H_

@@ -80,6 +80,10 @@ class KernelWriter {
   void Combine(const Computation& reducer, const std::string& acc,
                const std::string& value);
   std::string ComputeConstant(const Instruction* constant, const Index& index);
+  // Below this many elements a loop nest stays on one thread (starting the
+  // threads costs more than the work).
+  static constexpr int64_t kParallelWork = int64_t{1} << 16;
+  int64_t Work(const Shape& shape) const;
   // One loop nest over the outputs' common dimensions storing outputs
   // `which` (every output when empty).
   void EmitLoopNest(const std::vector<const Instruction*>& outputs,
@@ -126,6 +130,16 @@ class KernelWriter {
   absl::flat_hash_map<const Instruction*, std::string> materialized_;
 };
 
+// Elements a loop nest over `shape` touches: its own, or the largest
+// parameter's when that is larger (a reduction reads more than it writes).
+int64_t KernelWriter::Work(const Shape& shape) const {
+  int64_t work = shape.ElementCount().value_or(0);
+  for (const Instruction* parameter : computation_.parameters()) {
+    work = std::max(work, parameter->shape().ElementCount().value_or(0));
+  }
+  return work;
+}
+
 void KernelWriter::EmitLoopNest(const std::vector<const Instruction*>& outputs,
                                 std::vector<size_t> which) {
   if (which.empty()) {
@@ -135,6 +149,15 @@ void KernelWriter::EmitLoopNest(const std::vector<const Instruction*>& outputs,
   memo_.clear();
   Index index;
   depth_ = 1;
+  // Large loop nests split their outermost loop over the intra-op threads
+  // (each iteration writes its own output elements; everything else it
+  // declares is local to it).
+  const int64_t outer =
+      flat_ ? flat_count_ : (shape.rank() > 0 ? shape.dimension(0) : 1);
+  if (outer >= 2 && Work(shape) >= kParallelWork) {
+    Line(
+        "#pragma omp parallel for schedule(static) num_threads(KilnThreads())");
+  }
   if (flat_) {
     Line(absl::StrCat("for (int64_t i = 0; i < ", flat_count_, "; ++i) {"));
     ++depth_;

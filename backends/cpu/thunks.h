@@ -117,8 +117,10 @@ class DotThunk : public Thunk {
         out_(out) {}
   // Eigen's GEMM compiled for the host (host_library.h); without it (or
   // before this is called) the GEMM linked into Kiln runs.
-  void set_host_library(std::shared_ptr<const HostLibrary> host) {
+  void set_host_library(std::shared_ptr<const HostLibrary> host,
+                        int64_t threads) {
     host_ = std::move(host);
+    threads_ = static_cast<int>(threads);
   }
   absl::Status Run(RunState& state) const override;
   std::string ToString() const override;
@@ -128,6 +130,7 @@ class DotThunk : public Thunk {
   void Multiply(const T* lhs, const T* rhs, T* out) const;
 
   std::shared_ptr<const HostLibrary> host_;
+  int threads_ = 0;  // 0: every core the process may use.
   const Instruction& dot_;
   Dimensions dims_;
   int64_t lhs_, rhs_, out_;

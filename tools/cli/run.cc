@@ -48,6 +48,9 @@ ABSL_FLAG(int64_t, max_steps, int64_t{1} << 32,
 ABSL_FLAG(int64_t, max_live_bytes, 0,
           "run: the values alive together may take at most this many bytes "
           "(0: half the physical memory, at most 16 GiB)");
+ABSL_FLAG(int64_t, threads, 0,
+          "run: intra-op threads of compiled backends (generated loops, "
+          "library calls); 0: every core the process may use");
 
 namespace kiln::cli {
 
@@ -83,6 +86,11 @@ absl::StatusOr<CompileOptions> MakeCompileOptions(const Module& module) {
   options.max_while_iterations = absl::GetFlag(FLAGS_max_while_iterations);
   options.max_steps = absl::GetFlag(FLAGS_max_steps);
   options.max_live_bytes = absl::GetFlag(FLAGS_max_live_bytes);
+  options.threads = absl::GetFlag(FLAGS_threads);
+  if (options.threads < 0 || options.threads > 4096) {
+    return absl::InvalidArgumentError(
+        "--threads must be between 0 (every core) and 4096");
+  }
   return options;
 }
 
