@@ -352,7 +352,15 @@ absl::StatusOr<std::shared_ptr<KernelLibrary>> BuildKernelLibrary(
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
             .count();
   }
-  void* handle = dlopen(entry.c_str(), RTLD_NOW | RTLD_LOCAL);
+  // A library whose code OpenMP worker threads run stays mapped for the
+  // life of the process: the threads outlive the parallel regions (idle in
+  // libgomp's pool) and may return into it at exit.
+  const bool uses_threads =
+      source.find("omp parallel") != std::string::npos ||
+      std::find(options.extra_flags.begin(), options.extra_flags.end(),
+                "-fopenmp") != options.extra_flags.end();
+  void* handle = dlopen(entry.c_str(), RTLD_NOW | RTLD_LOCAL |
+                                           (uses_threads ? RTLD_NODELETE : 0));
   if (handle == nullptr) {
     const char* error = dlerror();
     return absl::InternalError(absl::StrCat("cannot load ", entry, ": ",
