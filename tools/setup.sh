@@ -10,6 +10,7 @@ set -euo pipefail
 
 readonly PACKAGES=(
   bazel-bootstrap   # Bazel 4.2.3 (/usr/bin/bazel-4 and the bazel wrapper)
+  g++               # builds Kiln; the cpu backend's kernels (with OpenMP)
   libabsl-dev       # Abseil
   libeigen3-dev     # Eigen (half, bfloat16)
   libre2-dev        # RE2
