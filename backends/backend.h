@@ -212,6 +212,11 @@ class Backend {
       const Module& module, const CompileOptions& options) = 0;
 };
 
+// OK when the device counts are at least 1 and at most 4,096 devices in
+// all (each simulated or threaded in one process); else an error naming
+// both counts.
+absl::Status CheckDeviceCounts(const CompileOptions& options);
+
 // Helpers of the host-memory path, for backends that override Execute:
 // the arguments as HostBuffers (an error for another kind, or a deleted
 // one), a check that every donated position exists, and a result literal

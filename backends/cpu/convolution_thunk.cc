@@ -163,8 +163,8 @@ void ConvolutionThunk::Compute(const T* input, const T* kernel,
       } while (Next(o, p.out_spatial));
     }
     if (p.groups == 1) {
-      MatMul(host_.get(), patches.data(), kernel, output, rows, columns,
-             features, threads_);
+      MatMul(host(), patches.data(), kernel, output, rows, columns, features,
+             threads());
       continue;
     }
     for (int64_t r = 0; r < columns; ++r) {
@@ -172,8 +172,8 @@ void ConvolutionThunk::Compute(const T* input, const T* kernel,
                 kernel + r * p.out_features + (g + 1) * features,
                 group_kernel.data() + r * features);
     }
-    MatMul(host_.get(), patches.data(), group_kernel.data(),
-           group_output.data(), rows, columns, features, threads_);
+    MatMul(host(), patches.data(), group_kernel.data(), group_output.data(),
+           rows, columns, features, threads());
     for (int64_t r = 0; r < rows; ++r) {
       std::copy(group_output.data() + r * features,
                 group_output.data() + (r + 1) * features,

@@ -20,7 +20,7 @@
 
 namespace kiln::cpu {
 
-class ConvolutionThunk : public Thunk {
+class ConvolutionThunk : public LibraryThunk {
  public:
   // What Run needs, computed once from the instruction.
   struct Plan {
@@ -47,11 +47,6 @@ class ConvolutionThunk : public Thunk {
         input_(input),
         kernel_(kernel),
         output_(output) {}
-  void set_host_library(std::shared_ptr<const HostLibrary> host,
-                        int64_t threads) {
-    host_ = std::move(host);
-    threads_ = static_cast<int>(threads);
-  }
   absl::Status Run(RunState& state) const override;
   std::string ToString() const override;
 
@@ -62,8 +57,6 @@ class ConvolutionThunk : public Thunk {
   const Instruction& convolution_;
   Plan plan_;
   int64_t input_, kernel_, output_;
-  std::shared_ptr<const HostLibrary> host_;
-  int threads_ = 0;  // 0: every core the process may use.
 };
 
 }  // namespace kiln::cpu

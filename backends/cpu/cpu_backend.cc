@@ -11,7 +11,6 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/synchronization/mutex.h"
-#include "backends/cpu/convolution_thunk.h"
 #include "backends/cpu/host_library.h"
 #include "backends/cpu/loop_emitter.h"
 #include "backends/cpu/lowering.h"
@@ -66,12 +65,8 @@ class CpuExecutable : public Executable {
     const std::vector<Program*> programs = AllPrograms(*program_);
     for (Program* program : programs) {
       for (const auto& thunk : program->thunks) {
-        if (auto* dot = dynamic_cast<DotThunk*>(thunk.get())) {
-          dot->set_host_library(GetHostLibrary(compiler_options), threads_);
-        }
-        if (auto* convolution = dynamic_cast<ConvolutionThunk*>(thunk.get())) {
-          convolution->set_host_library(GetHostLibrary(compiler_options),
-                                        threads_);
+        if (auto* library = dynamic_cast<LibraryThunk*>(thunk.get())) {
+          library->set_host_library(GetHostLibrary(compiler_options), threads_);
         }
       }
     }
@@ -413,19 +408,6 @@ absl::StatusOr<std::string> CpuExecutable::Emit(absl::string_view what) const {
   }
   return absl::InvalidArgumentError(absl::StrCat(
       "--emit=", what, ": the cpu backend emits hlo, thunks, cpp or stats"));
-}
-
-absl::Status CheckDeviceCounts(const CompileOptions& options) {
-  constexpr int64_t kMaxDevices = 1 << 12;
-  if (options.replica_count < 1 || options.num_partitions < 1 ||
-      options.replica_count > kMaxDevices ||
-      options.num_partitions > kMaxDevices / options.replica_count) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "replica_count (", options.replica_count, ") and num_partitions (",
-        options.num_partitions, ") must be at least 1, with at most ",
-        kMaxDevices, " devices in all"));
-  }
-  return absl::OkStatus();
 }
 
 }  // namespace

@@ -58,8 +58,8 @@ template <typename T>
 void DotThunk::Multiply(const T* lhs, const T* rhs, T* out) const {
   const DotThunk::Dimensions& d = dims_;
   for (int64_t b = 0; b < d.batch; ++b) {
-    MatMul(host_.get(), lhs + b * d.m * d.k, rhs + b * d.k * d.n,
-           out + b * d.m * d.n, d.m, d.k, d.n, threads_);
+    MatMul(host(), lhs + b * d.m * d.k, rhs + b * d.k * d.n,
+           out + b * d.m * d.n, d.m, d.k, d.n, threads());
   }
 }
 

@@ -96,12 +96,31 @@ class KernelThunk : public Thunk {
   KernelFunction function_ = nullptr;
 };
 
+// A thunk that calls the host library (host_library.h); without it (or
+// before set_host_library) the routines linked into Kiln run.
+class LibraryThunk : public Thunk {
+ public:
+  void set_host_library(std::shared_ptr<const HostLibrary> host,
+                        int64_t threads) {
+    host_ = std::move(host);
+    threads_ = static_cast<int>(threads);
+  }
+
+ protected:
+  const HostLibrary* host() const { return host_.get(); }
+  int threads() const { return threads_; }  // 0: every core.
+
+ private:
+  std::shared_ptr<const HostLibrary> host_;
+  int threads_ = 0;
+};
+
 // dot through Eigen: each operand is brought to [batch, rows, contracting]
 // / [batch, contracting, columns] (a transposing copy when its dimensions
 // are in another order), then one GEMM per batch element. f32 and f64
 // multiply in their type; bf16 and f16 are widened to f32, multiplied and
 // rounded once to nearest even (as the evaluator sums them in f32).
-class DotThunk : public Thunk {
+class DotThunk : public LibraryThunk {
  public:
   struct Dimensions {
     std::vector<int64_t> lhs_permutation;  // To batch, free, contracting.
@@ -115,13 +134,6 @@ class DotThunk : public Thunk {
         lhs_(lhs),
         rhs_(rhs),
         out_(out) {}
-  // Eigen's GEMM compiled for the host (host_library.h); without it (or
-  // before this is called) the GEMM linked into Kiln runs.
-  void set_host_library(std::shared_ptr<const HostLibrary> host,
-                        int64_t threads) {
-    host_ = std::move(host);
-    threads_ = static_cast<int>(threads);
-  }
   absl::Status Run(RunState& state) const override;
   std::string ToString() const override;
 
@@ -129,8 +141,6 @@ class DotThunk : public Thunk {
   template <typename T>
   void Multiply(const T* lhs, const T* rhs, T* out) const;
 
-  std::shared_ptr<const HostLibrary> host_;
-  int threads_ = 0;  // 0: every core the process may use.
   const Instruction& dot_;
   Dimensions dims_;
   int64_t lhs_, rhs_, out_;

@@ -85,20 +85,6 @@ class ReferenceExecutable : public Executable {
   EvalOptions eval_options_;
 };
 
-absl::Status CheckDeviceCounts(const CompileOptions& options) {
-  // The product must stay small: each device is simulated in-process.
-  constexpr int64_t kMaxDevices = 1 << 12;
-  if (options.replica_count < 1 || options.num_partitions < 1 ||
-      options.replica_count > kMaxDevices ||
-      options.num_partitions > kMaxDevices / options.replica_count) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "replica_count (", options.replica_count, ") and num_partitions (",
-        options.num_partitions, ") must be at least 1, with at most ",
-        kMaxDevices, " devices in all"));
-  }
-  return absl::OkStatus();
-}
-
 }  // namespace
 
 bool ReferenceBackend::Supports(Opcode opcode, ElementType type) const {

@@ -28,7 +28,6 @@
 #include "tools/cli/module_loading.h"
 #include "tools/cli/run_args.h"
 
-ABSL_DECLARE_FLAG(std::string, backend);
 ABSL_DECLARE_FLAG(std::optional<std::string>, args);
 ABSL_DECLARE_FLAG(std::optional<std::string>, args_file);
 ABSL_DECLARE_FLAG(std::optional<std::string>, random_args);
@@ -174,13 +173,8 @@ absl::StatusOr<Compiled> CompileColdAndWarm(Backend& backend,
 absl::Status Bench(const std::string& path) {
   const int64_t runs = absl::GetFlag(FLAGS_runs);
   if (runs < 1) return absl::InvalidArgumentError("--runs must be at least 1");
-  absl::StatusOr<std::unique_ptr<Backend>> backend =
-      BackendRegistry::Global().Create(absl::GetFlag(FLAGS_backend));
-  if (!backend.ok()) {
-    return absl::Status(
-        backend.status().code(),
-        absl::StrCat("--backend: ", backend.status().message()));
-  }
+  absl::StatusOr<std::unique_ptr<Backend>> backend = MakeBackend();
+  if (!backend.ok()) return backend.status();
   absl::StatusOr<std::unique_ptr<Module>> module = LoadModule(path);
   if (!module.ok()) return module.status();
   absl::StatusOr<CompileOptions> options = MakeCompileOptions(**module);

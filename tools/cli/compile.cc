@@ -14,8 +14,6 @@
 #include "tools/cli/io.h"
 #include "tools/cli/module_loading.h"
 
-ABSL_DECLARE_FLAG(std::string, backend);
-
 ABSL_FLAG(std::string, emit, "stats",
           "compile: what to show: hlo (the optimized module), thunks, cpp "
           "(generated source) or stats");
@@ -24,13 +22,8 @@ namespace kiln::cli {
 namespace {
 
 absl::Status CompileAndEmit(const std::string& path) {
-  absl::StatusOr<std::unique_ptr<Backend>> backend =
-      BackendRegistry::Global().Create(absl::GetFlag(FLAGS_backend));
-  if (!backend.ok()) {
-    return absl::Status(
-        backend.status().code(),
-        absl::StrCat("--backend: ", backend.status().message()));
-  }
+  absl::StatusOr<std::unique_ptr<Backend>> backend = MakeBackend();
+  if (!backend.ok()) return backend.status();
   absl::StatusOr<std::unique_ptr<Module>> module = LoadModule(path);
   if (!module.ok()) return module.status();
   absl::StatusOr<CompileOptions> options = MakeCompileOptions(**module);

@@ -94,6 +94,18 @@ absl::StatusOr<CompileOptions> MakeCompileOptions(const Module& module) {
   return options;
 }
 
+absl::StatusOr<std::unique_ptr<Backend>> MakeBackend() {
+  const std::string name = absl::GetFlag(FLAGS_backend);
+  absl::StatusOr<std::unique_ptr<Backend>> backend =
+      BackendRegistry::Global().Create(name);
+  if (!backend.ok()) {
+    return absl::Status(
+        backend.status().code(),
+        absl::StrCat("--backend: ", backend.status().message()));
+  }
+  return backend;
+}
+
 namespace {
 
 absl::StatusOr<ArgumentSources> MakeArgumentSources(int64_t device_count) {
@@ -188,18 +200,6 @@ absl::Status Report(const std::vector<Literal>& results,
     }
   }
   return absl::OkStatus();
-}
-
-absl::StatusOr<std::unique_ptr<Backend>> MakeBackend() {
-  const std::string name = absl::GetFlag(FLAGS_backend);
-  absl::StatusOr<std::unique_ptr<Backend>> backend =
-      BackendRegistry::Global().Create(name);
-  if (!backend.ok()) {
-    return absl::Status(
-        backend.status().code(),
-        absl::StrCat("--backend: ", backend.status().message()));
-  }
-  return backend;
 }
 
 absl::Status RunModule(const std::string& path) {
