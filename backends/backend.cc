@@ -9,6 +9,7 @@
 #include "absl/strings/str_join.h"
 #include "compiler/ir/computation.h"
 #include "compiler/ir/instruction.h"
+#include "compiler/verifier/verifier.h"
 
 namespace kiln {
 namespace {
@@ -174,6 +175,19 @@ absl::Status CheckDeviceCounts(const CompileOptions& options) {
         kMaxDevices, " devices in all"));
   }
   return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<Shape>> CheckCompilable(
+    const Backend& backend, const Module& module,
+    const CompileOptions& options) {
+  if (absl::Status status = CheckDeviceCounts(options); !status.ok()) {
+    return status;
+  }
+  if (absl::Status status = VerifyModule(module); !status.ok()) return status;
+  if (absl::Status status = CheckSupported(backend, module); !status.ok()) {
+    return status;
+  }
+  return EntryParameterShapes(module);
 }
 
 std::vector<Device> Backend::Devices() const {

@@ -212,6 +212,13 @@ class Backend {
       const Module& module, const CompileOptions& options) = 0;
 };
 
+// What every backend checks before compiling: the device counts, that the
+// module verifies, and that `backend` supports each instruction. Returns
+// the entry parameter shapes.
+absl::StatusOr<std::vector<Shape>> CheckCompilable(
+    const Backend& backend, const Module& module,
+    const CompileOptions& options);
+
 // OK when the device counts are at least 1 and at most 4,096 devices in
 // all (each simulated or threaded in one process); else an error naming
 // both counts.

@@ -14,10 +14,10 @@
 #include "backends/cpu/host_library.h"
 #include "backends/cpu/loop_emitter.h"
 #include "backends/cpu/lowering.h"
+#include "backends/reference/reference_backend.h"
 #include "compiler/evaluator/evaluator.h"
 #include "compiler/evaluator/kernel.h"
 #include "compiler/text/printer.h"
-#include "compiler/verifier/verifier.h"
 #include "passes/pipelines.h"
 
 namespace kiln::cpu {
@@ -413,21 +413,14 @@ absl::StatusOr<std::string> CpuExecutable::Emit(absl::string_view what) const {
 }  // namespace
 
 bool CpuBackend::Supports(Opcode opcode, ElementType type) const {
-  if (type == ElementType::kInvalid) return false;
-  return eval::Kernels().Find(opcode) != nullptr ||
-         opcode == Opcode::kParameter;
+  // What has no native lowering runs on the evaluator's kernel.
+  return ReferenceBackend().Supports(opcode, type);
 }
 
 absl::StatusOr<std::unique_ptr<Executable>> CpuBackend::Compile(
     const Module& module, const CompileOptions& options) {
-  if (absl::Status status = CheckDeviceCounts(options); !status.ok()) {
-    return status;
-  }
-  if (absl::Status status = VerifyModule(module); !status.ok()) return status;
-  if (absl::Status status = CheckSupported(*this, module); !status.ok()) {
-    return status;
-  }
-  absl::StatusOr<std::vector<Shape>> parameters = EntryParameterShapes(module);
+  absl::StatusOr<std::vector<Shape>> parameters =
+      CheckCompilable(*this, module, options);
   if (!parameters.ok()) return parameters.status();
   std::unique_ptr<Module> optimized = module.Clone();
   absl::StatusOr<std::unique_ptr<PassPipeline>> pipeline =

@@ -289,15 +289,16 @@ absl::StatusOr<bool> Lowerer::TrySortOrScatter(const Instruction* instruction,
   if (instruction->opcode() == Opcode::kSort) emit = &EmitSortKernel;
   if (instruction->opcode() == Opcode::kScatter) emit = &EmitScatterKernel;
   if (emit == nullptr) return false;
-  // Emitted once to learn whether it can be (the symbol is a placeholder).
-  if (absl::StatusOr<std::string> probe = emit(*instruction, "k");
-      !probe.ok()) {
-    *why = std::string(probe.status().message());
+  // Emitted once, under the symbol the kernel gets when it is added (the
+  // count only advances when it is).
+  absl::StatusOr<std::string> source =
+      emit(*instruction, absl::StrCat("kiln_kernel_", context_.stats.kernels));
+  if (!source.ok()) {
+    *why = std::string(source.status().message());
     return false;
   }
   absl::Status status = AddKernelSource(
-      instruction,
-      [&](const std::string& symbol) { return emit(*instruction, symbol); }, 1);
+      instruction, [&](const std::string&) { return *std::move(source); }, 1);
   if (!status.ok()) return status;
   return true;
 }

@@ -6,7 +6,6 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/evaluator/evaluator.h"
 #include "compiler/evaluator/kernel.h"
-#include "compiler/verifier/verifier.h"
 
 namespace kiln {
 namespace {
@@ -95,14 +94,8 @@ bool ReferenceBackend::Supports(Opcode opcode, ElementType type) const {
 
 absl::StatusOr<std::unique_ptr<Executable>> ReferenceBackend::Compile(
     const Module& module, const CompileOptions& options) {
-  if (absl::Status status = CheckDeviceCounts(options); !status.ok()) {
-    return status;
-  }
-  if (absl::Status status = VerifyModule(module); !status.ok()) return status;
-  if (absl::Status status = CheckSupported(*this, module); !status.ok()) {
-    return status;
-  }
-  absl::StatusOr<std::vector<Shape>> parameters = EntryParameterShapes(module);
+  absl::StatusOr<std::vector<Shape>> parameters =
+      CheckCompilable(*this, module, options);
   if (!parameters.ok()) return parameters.status();
   return std::unique_ptr<Executable>(std::make_unique<ReferenceExecutable>(
       module.Clone(), *std::move(parameters), options));
