@@ -37,10 +37,22 @@ struct PipelineOptions {
   std::string dump_dir;
   std::string dump_pass_re;
   // When not empty, the entry is evaluated on every argument set (one
-  // literal per entry parameter) before the pipeline and after every pass;
-  // the first pass that changes a result is an error (SemanticChecker).
+  // literal per entry parameter) before the pipeline and after every pass
+  // that changed the module; the first pass that changes a result is an
+  // error (SemanticChecker). "Changed" is judged by the printed module,
+  // not by what the pass reports: a pass whose printed module is the one
+  // last evaluated is not evaluated again (its results are those), one
+  // that changed the text while reporting no change still is.
   std::vector<std::vector<Literal>> semantic_check_arguments;
   EvalOptions eval_options;
+};
+
+// Semantic checking over a pipeline run: evaluations of the module on one
+// argument set (the input's included), and leaf passes whose module was
+// not evaluated again because its printed text had not changed.
+struct SemanticCheckStatistics {
+  int64_t evaluations = 0;
+  int64_t unchanged_passes = 0;
 };
 
 // One leaf pass's totals over a pipeline run.
@@ -66,6 +78,7 @@ class Instrumentation {
 
   // Per pass name, in order of first run.
   const std::vector<PassStatistics>& statistics() const { return stats_; }
+  SemanticCheckStatistics semantic_statistics() const;
 
  private:
   explicit Instrumentation(const PipelineOptions& options);
@@ -76,16 +89,26 @@ class Instrumentation {
   const PipelineOptions& options_;
   std::unique_ptr<RE2> dump_re_;
   std::optional<SemanticChecker> semantic_checker_;
+  // The printed module the semantic checker last evaluated.
+  std::string checked_text_;
+  int64_t unchanged_passes_ = 0;
   std::vector<PassStatistics> stats_;
   int64_t pass_runs_ = 0;
 };
 
 // Runs `pass` (a leaf pass, pipeline or FixedPoint) on `module` under
 // instrumentation set up from `options`. When `statistics` is not null it
-// receives the per-pass statistics, also when a pass fails.
+// receives the per-pass statistics, also when a pass fails; likewise
+// `semantic_statistics`.
 absl::StatusOr<bool> RunPipeline(
     Pass& pass, Module& module, const PipelineOptions& options,
-    std::vector<PassStatistics>* statistics = nullptr);
+    std::vector<PassStatistics>* statistics = nullptr,
+    SemanticCheckStatistics* semantic_statistics = nullptr);
+
+// "check-semantics: N evaluations (S argument sets), P unchanged passes
+// not evaluated\n".
+std::string FormatSemanticCheckStatistics(const SemanticCheckStatistics& stats,
+                                          int64_t argument_sets);
 
 // A table of the statistics: one line per pass with runs, changed count,
 // total and percentage of wall time, then a total line.

@@ -274,6 +274,76 @@ TEST(SemanticCheckTest, CorrectPassPasses) {
   EXPECT_TRUE(*changed);
 }
 
+// Wraps a pass and reports "no change" whatever it did: the check must go
+// by the printed module, not by the pass's word.
+class SilentPass : public Pass {
+ public:
+  explicit SilentPass(std::unique_ptr<Pass> pass) : pass_(std::move(pass)) {}
+  absl::string_view name() const override { return pass_->name(); }
+  absl::StatusOr<bool> Run(Module& module) override {
+    absl::StatusOr<bool> changed = pass_->Run(module);
+    if (!changed.ok()) return changed.status();
+    return false;
+  }
+
+ private:
+  std::unique_ptr<Pass> pass_;
+};
+
+TEST(SemanticCheckTest, EvaluatesOnlyAfterPassesThatChangeTheModule) {
+  // Changing: the two commutes (one of them silent). Not changing: a pass
+  // that reports no change, one that reports a change it did not make.
+  std::vector<std::string> log;
+  PassPipeline pipeline("p");
+  pipeline.AddPass(std::make_unique<CountingPass>("idle", 0, &log));
+  pipeline.AddPass(std::make_unique<AddCommutePass>());
+  pipeline.AddPass(std::make_unique<AlwaysChangedPass>());
+  pipeline.AddPass(std::make_unique<CountingPass>("idle-2", 0, &log));
+  pipeline.AddPass(
+      std::make_unique<SilentPass>(std::make_unique<AddCommutePass>()));
+  pipeline.AddPass(std::make_unique<CountingPass>("idle-3", 0, &log));
+  PipelineOptions options = TestOptions();
+  options.semantic_check_arguments = AddArguments();
+  std::unique_ptr<Module> module = Parse(kAddModule);
+  SemanticCheckStatistics stats;
+  absl::StatusOr<bool> changed =
+      RunPipeline(pipeline, *module, options, nullptr, &stats);
+  ASSERT_TRUE(changed.ok()) << changed.status();
+  // (1 + 2 changing passes) x 2 argument sets.
+  EXPECT_EQ(stats.evaluations, 3 * 2);
+  EXPECT_EQ(stats.unchanged_passes, 4);
+  EXPECT_EQ(FormatSemanticCheckStatistics(stats, 2),
+            "check-semantics: 6 evaluations (2 argument sets), 4 unchanged "
+            "passes not evaluated\n");
+}
+
+TEST(SemanticCheckTest, NamesTheGuiltyPassAfterUnchangedOnes) {
+  // The wrong pass follows passes that changed nothing, and a silent wrong
+  // pass (no change reported) is caught as well.
+  for (bool silent : {false, true}) {
+    std::vector<std::string> log;
+    PassPipeline pipeline("p");
+    pipeline.AddPass(std::make_unique<CountingPass>("idle", 0, &log));
+    pipeline.AddPass(std::make_unique<AlwaysChangedPass>());
+    std::unique_ptr<Pass> wrong = std::make_unique<AddToSubtractPass>();
+    if (silent) wrong = std::make_unique<SilentPass>(std::move(wrong));
+    pipeline.AddPass(std::move(wrong));
+    PipelineOptions options = TestOptions();
+    options.semantic_check_arguments = AddArguments();
+    std::unique_ptr<Module> module = Parse(kAddModule);
+    SemanticCheckStatistics stats;
+    absl::StatusOr<bool> changed =
+        RunPipeline(pipeline, *module, options, nullptr, &stats);
+    EXPECT_THAT(std::string(changed.status().message()),
+                HasSubstr("check-semantics: pass 'test-add-to-subtract' "
+                          "changed the result on argument set 1"))
+        << silent;
+    // The input on both sets, then the wrong pass on both (set 0's zeros
+    // agree).
+    EXPECT_EQ(stats.evaluations, 4) << silent;
+  }
+}
+
 TEST(SemanticCheckTest, DifferencesTreatNaNsAsEqualAndWalkTuples) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   EXPECT_EQ(DescribeDifference(Literal::VectorF32({nan, 1}),

@@ -117,6 +117,7 @@ absl::StatusOr<SemanticChecker> SemanticChecker::Create(
   for (size_t i = 0; i < argument_sets.size(); ++i) {
     absl::StatusOr<Literal> result =
         Evaluate(module, argument_sets[i], checker.options_);
+    ++checker.evaluations_;
     if (!result.ok()) {
       return absl::Status(
           result.status().code(),
@@ -131,22 +132,26 @@ absl::StatusOr<SemanticChecker> SemanticChecker::Create(
 }
 
 absl::Status SemanticChecker::Check(absl::string_view pass_name,
-                                    const Module& module) const {
+                                    const Module& module) {
   for (size_t i = 0; i < argument_sets_.size(); ++i) {
-    const std::string context =
-        absl::StrCat("check-semantics: pass '", pass_name,
-                     "' changed the result on argument set ", i, " ",
-                     ArgumentsText(argument_sets_[i]), ": ");
+    // Only on failure: the arguments' text is as large as the arguments.
+    const auto context = [&] {
+      return absl::StrCat("check-semantics: pass '", pass_name,
+                          "' changed the result on argument set ", i, " ",
+                          ArgumentsText(argument_sets_[i]), ": ");
+    };
     absl::StatusOr<Literal> actual =
         Evaluate(module, argument_sets_[i], options_);
+    ++evaluations_;
     if (!actual.ok()) {
       return absl::FailedPreconditionError(absl::StrCat(
-          context, "evaluation now fails: ", actual.status().message()));
+          context(), "evaluation now fails: ", actual.status().message()));
     }
     std::optional<std::string> difference =
         DescribeDifference(expected_[i], *actual);
     if (difference) {
-      return absl::FailedPreconditionError(absl::StrCat(context, *difference));
+      return absl::FailedPreconditionError(
+          absl::StrCat(context(), *difference));
     }
   }
   return absl::OkStatus();

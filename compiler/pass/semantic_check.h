@@ -1,9 +1,11 @@
 // Semantic checking of passes: the entry computation is evaluated on fixed
-// argument sets before the pipeline and after every pass; the first pass
-// whose results differ bitwise (any NaN equals any NaN) is named.
+// argument sets before the pipeline and after every pass that changed the
+// module (the instrumentation decides which, instrumentation.h); the first
+// pass whose results differ bitwise (any NaN equals any NaN) is named.
 #ifndef KILN_COMPILER_PASS_SEMANTIC_CHECK_H_
 #define KILN_COMPILER_PASS_SEMANTIC_CHECK_H_
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,13 +37,19 @@ class SemanticChecker {
   // Evaluates `module` (just transformed by `pass_name`) on every argument
   // set; an error naming the pass, the argument set and the first differing
   // output if any result differs from the reference or cannot be computed.
-  absl::Status Check(absl::string_view pass_name, const Module& module) const;
+  // Since every checked module must give the reference results, they are
+  // also the previous pass's results: nothing is evaluated again for them.
+  absl::Status Check(absl::string_view pass_name, const Module& module);
+
+  // Evaluations of a module on one argument set so far (Create's included).
+  int64_t evaluations() const { return evaluations_; }
 
  private:
   SemanticChecker() = default;
   std::vector<std::vector<Literal>> argument_sets_;
   std::vector<Literal> expected_;
   EvalOptions options_;
+  int64_t evaluations_ = 0;
 };
 
 }  // namespace kiln

@@ -33,8 +33,8 @@ ABSL_FLAG(bool, verify_each, false,
           "opt: verify the input and the module after every pass");
 ABSL_FLAG(int64_t, check_semantics, 0,
           "opt: evaluate the module on N seeded random argument sets before "
-          "and after every pass and stop at the first pass that changes a "
-          "result (--check-semantics alone: N=3)");
+          "and after every pass that changes it and stop at the first pass "
+          "that changes a result (--check-semantics alone: N=3)");
 ABSL_FLAG(uint64_t, semantics_seed, 0,
           "opt: seed of the random arguments of --check-semantics");
 ABSL_FLAG(bool, time_passes, false,
@@ -134,10 +134,19 @@ absl::Status OptimizeText(const std::string& text,
   absl::StatusOr<PipelineOptions> options = OptionsFromFlags(**module);
   if (!options.ok()) return options.status();
   std::vector<PassStatistics> statistics;
-  absl::StatusOr<bool> changed =
-      RunPipeline(**pipeline, **module, *options, &statistics);
+  SemanticCheckStatistics semantic_statistics;
+  absl::StatusOr<bool> changed = RunPipeline(**pipeline, **module, *options,
+                                             &statistics, &semantic_statistics);
   if (absl::GetFlag(FLAGS_time_passes)) {
-    WriteStderr(FormatPassStatistics(statistics));
+    std::string text = FormatPassStatistics(statistics);
+    if (!options->semantic_check_arguments.empty()) {
+      absl::StrAppend(
+          &text,
+          FormatSemanticCheckStatistics(
+              semantic_statistics,
+              static_cast<int64_t>(options->semantic_check_arguments.size())));
+    }
+    WriteStderr(text);
   }
   if (!changed.ok()) return changed.status();
   *result = PrintModule(**module);
@@ -210,8 +219,9 @@ KILN_REGISTER_COMMAND(
     "when it has no place in FILE, e.g. naming the pass that raised it)\n"
     "and exits with status 1. --verify-each verifies after every pass;\n"
     "--check-semantics[=N] evaluates N random argument sets before and after\n"
-    "every pass and names the first pass that changes a result;\n"
-    "--time-passes prints wall time and change counts per pass on stderr;\n"
+    "every pass that changes the printed module and names the first pass\n"
+    "that changes a result; --time-passes prints wall time and change\n"
+    "counts per pass on stderr (and the number of evaluations);\n"
     "--dump-dir writes the module and a unified diff after every pass whose\n"
     "name matches --dump-pass-re. --split-input-file treats each part of\n"
     "FILE between '// -----' lines as its own module (for FileCheck tests).\n"

@@ -66,6 +66,15 @@ expect_status 0 "opt --check-semantics=5 correct pass" -- \
   "${KILN}" opt --check-semantics=5 --passes=test-add-commute \
   "${DATA}/good.hlo"
 
+# --check-semantics evaluates only after passes that change the module:
+# (1 + 2) x 2 evaluations here; test-always-changed changes nothing.
+expect_status 0 "opt --check-semantics evaluation count" -- \
+  "${KILN}" opt --check-semantics=2 --time-passes \
+  --passes=test-add-commute,test-always-changed,test-add-commute \
+  "${DATA}/good.hlo"
+expect_grep '^check-semantics: 6 evaluations \(2 argument sets\), 1 unchanged passes not evaluated$' \
+  "${WORK}/err" "opt --check-semantics evaluation count"
+
 # --time-passes: one line per pass with runs and changes.
 expect_status 0 "opt --time-passes" -- "${KILN}" opt --time-passes \
   --passes=test-add-commute,test-add-commute "${DATA}/good.hlo"
