@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/ir/computation.h"
 #include "compiler/ir/instruction.h"
+#include "compiler/ir/op_traits.h"
 #include "compiler/ir/opcode.h"
 #include "compiler/ir/shape.h"
 
@@ -22,46 +23,33 @@ namespace {
 using Dims = std::vector<int64_t>;
 
 // Which operands of an elementwise op broadcast together, and which of them
-// strict HLO lets stay scalars (clamp's min and max). Mirrors the shape
-// rules in compiler/ops/elementwise*_shapes.cc.
-struct BroadcastingOperands {
+// strict HLO lets stay scalars (clamp's min and max): the op's
+// BroadcastingOperands trait (compiler/ir/op_traits.h), which the shape
+// rules in compiler/ops/elementwise*_shapes.cc follow too.
+struct BroadcastGroup {
   Dims operands;
   Dims scalar_ok;
 };
 
-std::optional<BroadcastingOperands> OperandsThatBroadcast(
+std::optional<BroadcastGroup> OperandsThatBroadcast(
     const Instruction& instruction) {
-  switch (instruction.opcode()) {
-    case Opcode::kAdd:
-    case Opcode::kSubtract:
-    case Opcode::kMultiply:
-    case Opcode::kDivide:
-    case Opcode::kRemainder:
-    case Opcode::kMaximum:
-    case Opcode::kMinimum:
-    case Opcode::kPower:
-    case Opcode::kAtan2:
-    case Opcode::kAnd:
-    case Opcode::kOr:
-    case Opcode::kXor:
-    case Opcode::kShiftLeft:
-    case Opcode::kShiftRightArithmetic:
-    case Opcode::kShiftRightLogical:
-    case Opcode::kCompare:
-    case Opcode::kComplex:
-      return BroadcastingOperands{{0, 1}, {}};
-    case Opcode::kSelect:
-      // Select of tuples is whole-value selection, not broadcasting.
-      if (instruction.operand_count() == 3 &&
-          instruction.operand(1)->shape().IsTuple()) {
-        return std::nullopt;
-      }
-      return BroadcastingOperands{{0, 1, 2}, {}};
-    case Opcode::kClamp:
-      return BroadcastingOperands{{0, 1, 2}, {0, 2}};
-    default:
+  switch (GetOpTraits(instruction.opcode()).broadcasting) {
+    case BroadcastingOperands::kNone:
       return std::nullopt;
+    case BroadcastingOperands::kClamp:
+      return BroadcastGroup{{0, 1, 2}, {0, 2}};
+    case BroadcastingOperands::kAll:
+      break;
   }
+  // Select of tuples is whole-value selection, not broadcasting.
+  if (instruction.opcode() == Opcode::kSelect &&
+      instruction.operand_count() == 3 &&
+      instruction.operand(1)->shape().IsTuple()) {
+    return std::nullopt;
+  }
+  Dims all(instruction.operand_count());
+  for (int64_t i = 0; i < instruction.operand_count(); ++i) all[i] = i;
+  return BroadcastGroup{all, {}};
 }
 
 bool IsStaticArray(const Shape& shape) {
@@ -240,7 +228,7 @@ absl::Status RemoveIfFoldedAway(Computation* computation,
 // Makes every broadcasting operand of `instruction` the result's shape.
 absl::StatusOr<bool> LegalizeElementwise(Computation* computation,
                                          Instruction* instruction,
-                                         const BroadcastingOperands& spec) {
+                                         const BroadcastGroup& spec) {
   const Shape& result = instruction->shape();
   if (!IsStaticArray(result)) return false;
   for (int64_t index : spec.operands) {
@@ -352,7 +340,7 @@ absl::StatusOr<bool> LegalizeComputation(Computation* computation) {
     absl::StatusOr<bool> rewritten = false;
     if (instruction->opcode() == Opcode::kBroadcast) {
       rewritten = CanonicalizeBroadcast(computation, instruction);
-    } else if (std::optional<BroadcastingOperands> spec =
+    } else if (std::optional<BroadcastGroup> spec =
                    OperandsThatBroadcast(*instruction)) {
       rewritten = LegalizeElementwise(computation, instruction, *spec);
     }

@@ -13,6 +13,7 @@
 #include "compiler/ir/computation.h"
 #include "compiler/ir/instruction.h"
 #include "compiler/ir/literal.h"
+#include "compiler/ir/op_traits.h"
 #include "compiler/ir/opcode.h"
 #include "compiler/ir/shape.h"
 #include "passes/dce.h"
@@ -20,52 +21,33 @@
 namespace kiln {
 namespace {
 
-// Ops never folded, wherever they are (see the header for why).
+// Ops never folded, wherever they are (see the header for why): every
+// collective, every half of an async pair, every op that may have a side
+// effect (by its SideEffect trait, whatever its attributes), and the ops
+// below.
 bool IsNeverFolded(const Instruction& instruction) {
+  const OpTraits& traits = GetOpTraits(instruction.opcode());
+  if (traits.collective || traits.async_role != AsyncRole::kNone ||
+      traits.side_effect != SideEffect::kNone) {
+    return true;
+  }
   switch (instruction.opcode()) {
     case Opcode::kParameter:
     case Opcode::kConstant:
     case Opcode::kTuple:
     case Opcode::kBroadcast:
     case Opcode::kIota:
-    case Opcode::kRng:
     case Opcode::kRngBitGenerator:
-    case Opcode::kRngGetAndUpdateState:
-    case Opcode::kInfeed:
-    case Opcode::kOutfeed:
-    case Opcode::kSend:
-    case Opcode::kSendDone:
-    case Opcode::kRecv:
-    case Opcode::kRecvDone:
     case Opcode::kAfterAll:
-    case Opcode::kCustomCall:
-    case Opcode::kAllGather:
-    case Opcode::kAllGatherStart:
-    case Opcode::kAllGatherDone:
-    case Opcode::kAllReduce:
-    case Opcode::kAllReduceStart:
-    case Opcode::kAllReduceDone:
-    case Opcode::kAllToAll:
-    case Opcode::kRaggedAllToAll:
-    case Opcode::kCollectiveBroadcast:
-    case Opcode::kCollectivePermute:
-    case Opcode::kCollectivePermuteStart:
-    case Opcode::kCollectivePermuteDone:
-    case Opcode::kReduceScatter:
     case Opcode::kReplicaId:
     case Opcode::kPartitionId:
-    case Opcode::kAsyncStart:
-    case Opcode::kAsyncUpdate:
-    case Opcode::kAsyncDone:
-    case Opcode::kCopyStart:
-    case Opcode::kCopyDone:
     case Opcode::kOptimizationBarrier:
     case Opcode::kDomain:
     case Opcode::kWhile:
     case Opcode::kFft:
       return true;
     default:
-      return HasOwnSideEffect(instruction);
+      return false;
   }
 }
 

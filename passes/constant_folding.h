@@ -31,8 +31,8 @@
 //     evaluator's), infeed, outfeed, send, recv and their -done, after-all,
 //     custom-call (a backend-specific target), every collective,
 //     replica-id, partition-id (per-device values), the asynchronous ops,
-//     optimization-barrier and domain (they exist to stay), and anything
-//     HasOwnSideEffect (dce.h) names;
+//     optimization-barrier and domain (they exist to stay), and every op
+//     whose SideEffect trait (compiler/ir/op_traits.h) is not kNone;
 //   - while (a loop may run long; XLA folds no loops either) and fft
 //     (expensive, as in XLA).
 //

@@ -18,6 +18,7 @@
 #include "compiler/ir/element_type.h"
 #include "compiler/ir/instruction.h"
 #include "compiler/ir/literal.h"
+#include "compiler/ir/op_traits.h"
 #include "compiler/ir/opcode.h"
 #include "compiler/ir/shape.h"
 #include "passes/dce.h"
@@ -123,48 +124,6 @@ size_t HashAttributes(const AttributeMap& attrs) {
 
 // --- Which instructions take part. ---
 
-bool IsCommutative(const Instruction& instruction) {
-  switch (instruction.opcode()) {
-    case Opcode::kAdd:
-    case Opcode::kMultiply:
-    case Opcode::kAnd:
-    case Opcode::kOr:
-    case Opcode::kXor:
-      return instruction.operand_count() == 2;
-    case Opcode::kMaximum:
-    case Opcode::kMinimum:
-      // Floats: ties (+0, -0) return the lhs.
-      return instruction.operand_count() == 2 &&
-             !IsFloatType(instruction.shape().element_type()) &&
-             !IsComplexType(instruction.shape().element_type());
-    default:
-      return false;
-  }
-}
-
-bool IsAsynchronous(Opcode opcode) {
-  switch (opcode) {
-    case Opcode::kAsyncStart:
-    case Opcode::kAsyncUpdate:
-    case Opcode::kAsyncDone:
-    case Opcode::kCopyStart:
-    case Opcode::kCopyDone:
-    case Opcode::kAllReduceStart:
-    case Opcode::kAllReduceDone:
-    case Opcode::kAllGatherStart:
-    case Opcode::kAllGatherDone:
-    case Opcode::kCollectivePermuteStart:
-    case Opcode::kCollectivePermuteDone:
-    case Opcode::kSend:
-    case Opcode::kSendDone:
-    case Opcode::kRecv:
-    case Opcode::kRecvDone:
-      return true;
-    default:
-      return false;
-  }
-}
-
 class ComputationCse {
  public:
   ComputationCse(const CseOptions& options,
@@ -195,7 +154,7 @@ class ComputationCse {
   // Whether the operands of a commutative op are taken as an unordered
   // pair.
   bool Unordered(const Instruction& instruction) const {
-    return options_.canonicalize_commutative && IsCommutative(instruction);
+    return options_.canonicalize_commutative && IsCommutativeFor(instruction);
   }
   // Same operands (an unordered pair for commutative ops) and identical
   // otherwise.
@@ -214,7 +173,7 @@ bool ComputationCse::Mergeable(const Instruction& instruction) const {
     return opcode == Opcode::kIota || opcode == Opcode::kReplicaId ||
            opcode == Opcode::kPartitionId;
   }
-  if (opcode == Opcode::kDomain || IsAsynchronous(opcode)) return false;
+  if (opcode == Opcode::kDomain || IsAsyncOpcode(opcode)) return false;
   if (!instruction.control_predecessors().empty() ||
       !instruction.control_successors().empty()) {
     return false;

@@ -16,20 +16,21 @@
 // Never merged, as in XLA (HasSideEffect), plus what Kiln adds for safety:
 //   - parameters and every other operand-less op but constant, iota,
 //     replica-id and partition-id (after-all() makes a fresh token);
-//   - instructions with a side effect (dce.h: HasOwnSideEffect: rng,
+//   - instructions with a side effect (op_traits.h: HasOwnSideEffect: rng,
 //     infeed/outfeed, send/recv, custom-call with side effect, collectives
 //     with a channel id or constrain_layout, ...) or calling a computation
 //     that has one, transitively;
-//   - asynchronous pairs (async-*, copy-start/-done, *-start/-done, send,
-//     recv and their -done): one start must keep exactly one done;
+//   - asynchronous pairs (the AsyncRole trait: async-*, copy-start/-done,
+//     *-start/-done, send, recv and their -done): one start must keep
+//     exactly one done;
 //   - domain instructions, and constants in a computation with a domain
 //     (constants would be shared across a domain boundary);
 //   - instructions with control predecessors or successors, as the merged
 //     copy or as the one kept: moving control edges may create a cycle.
 //
-// Commutative operand order (option, on by default): add, multiply, and,
-// or, xor for every element type, and maximum/minimum for integers and
-// pred. maximum/minimum of floats are left out: the evaluator (like XLA's
+// Commutative operand order (option, on by default; IsCommutativeFor in
+// op_traits.h): add, multiply, and, or, xor for every element type, and
+// maximum/minimum for integers and pred. maximum/minimum of floats are left out: the evaluator (like XLA's
 // CPU backend) returns lhs on ties, so max(-0, +0) is -0 but max(+0, -0)
 // is +0. For float add and multiply, swapping operands changes at most the
 // payload of a NaN result (IEEE 754 does not fix which input NaN

@@ -10,43 +10,6 @@
 
 namespace kiln {
 
-bool HasOwnSideEffect(const Instruction& instruction) {
-  const AttributeMap& attrs = instruction.attrs();
-  switch (instruction.opcode()) {
-    case Opcode::kSend:
-    case Opcode::kSendDone:
-    case Opcode::kRecv:
-    case Opcode::kRecvDone:
-    case Opcode::kInfeed:
-    case Opcode::kOutfeed:
-    case Opcode::kRng:
-    case Opcode::kRngGetAndUpdateState:
-    case Opcode::kAllReduceStart:
-    case Opcode::kAllReduceDone:
-    case Opcode::kAllGatherStart:
-    case Opcode::kAllGatherDone:
-    case Opcode::kCollectivePermuteStart:
-    case Opcode::kCollectivePermuteDone:
-      return true;
-    case Opcode::kAllReduce:
-    case Opcode::kAllGather:
-    case Opcode::kAllToAll:
-    case Opcode::kReduceScatter: {
-      const bool* constrain = attrs.Get<bool>("constrain_layout");
-      if (constrain != nullptr && *constrain) return true;
-      return attrs.Has("channel_id");
-    }
-    case Opcode::kCollectivePermute:
-      return attrs.Has("channel_id");
-    case Opcode::kCustomCall: {
-      const bool* flag = attrs.Get<bool>("custom_call_has_side_effect");
-      return flag != nullptr && *flag;
-    }
-    default:
-      return false;
-  }
-}
-
 absl::StatusOr<absl::flat_hash_set<const Computation*>>
 CalledComputationsContaining(
     const Module& module, const std::function<bool(const Instruction&)>& own) {

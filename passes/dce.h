@@ -4,9 +4,10 @@
 // An instruction is removed when it has no users, is not its computation's
 // ROOT, is not a parameter, has no control successors (it orders something
 // that stays) and has no side effect. Removal cascades to operands that
-// become unused. Side effects follow XLA's HloInstruction::HasSideEffect:
+// become unused. Side effects are HasOwnSideEffect (compiler/ir/op_traits.h,
+// the SideEffect trait of each opcode, XLA's HloInstruction::HasSideEffect):
 //   - always: send, send-done, recv, recv-done, infeed, outfeed, rng,
-//     rng-get-and-update-state, all-reduce-start/-done,
+//     rng-get-and-update-state, collective-broadcast, all-reduce-start/-done,
 //     all-gather-start/-done, collective-permute-start/-done;
 //   - custom-call with custom_call_has_side_effect=true;
 //   - all-reduce, all-gather, all-to-all, reduce-scatter with
@@ -31,6 +32,7 @@
 #include "absl/strings/string_view.h"
 #include "compiler/ir/instruction.h"
 #include "compiler/ir/module.h"
+#include "compiler/ir/op_traits.h"  // HasOwnSideEffect
 #include "compiler/pass/pass.h"
 
 namespace kiln {
@@ -40,10 +42,6 @@ class DcePass : public Pass {
   absl::string_view name() const override { return "dce"; }
   absl::StatusOr<bool> Run(Module& module) override;
 };
-
-// Whether `instruction` itself (not what it calls) has a side effect, per
-// the list above.
-bool HasOwnSideEffect(const Instruction& instruction);
 
 // The called computations in which some instruction satisfies `own`, or
 // calls a computation that does (transitively). Only computations some

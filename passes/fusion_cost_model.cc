@@ -1,65 +1,16 @@
 #include "passes/fusion_cost_model.h"
 
 #include "absl/status/statusor.h"
-#include "passes/opcode_classes.h"
+#include "compiler/ir/op_traits.h"
 
 namespace kiln {
 
 bool IsLoopFusibleOpcode(Opcode opcode) {
-  switch (opcode) {
-    case Opcode::kBroadcast:
-    case Opcode::kConcatenate:
-    case Opcode::kConstant:
-    case Opcode::kDynamicSlice:
-    case Opcode::kIota:
-    case Opcode::kPad:
-    case Opcode::kReshape:
-    case Opcode::kReverse:
-    case Opcode::kSlice:
-    case Opcode::kTranspose:
-    case Opcode::kCopy:
-      return true;
-    // Elementwise, but not fused: map calls a computation, and
-    // stochastic-convert is not costed yet.
-    case Opcode::kMap:
-    case Opcode::kStochasticConvert:
-      return false;
-    default:
-      return IsElementwiseOpcode(opcode);
-  }
+  return GetOpTraits(opcode).cost != CostClass::kOpaque;
 }
 
 bool IsExpensiveOpcode(Opcode opcode) {
-  switch (opcode) {
-    case Opcode::kAcos:
-    case Opcode::kAcosh:
-    case Opcode::kAsin:
-    case Opcode::kAsinh:
-    case Opcode::kAtan:
-    case Opcode::kAtan2:
-    case Opcode::kAtanh:
-    case Opcode::kCbrt:
-    case Opcode::kCos:
-    case Opcode::kCosh:
-    case Opcode::kDivide:
-    case Opcode::kErf:
-    case Opcode::kExp:
-    case Opcode::kExpm1:
-    case Opcode::kLog:
-    case Opcode::kLog1p:
-    case Opcode::kLogistic:
-    case Opcode::kPower:
-    case Opcode::kRemainder:
-    case Opcode::kRsqrt:
-    case Opcode::kSin:
-    case Opcode::kSinh:
-    case Opcode::kSqrt:
-    case Opcode::kTan:
-    case Opcode::kTanh:
-      return true;
-    default:
-      return false;
-  }
+  return GetOpTraits(opcode).cost == CostClass::kExpensive;
 }
 
 int64_t ArrayElementCount(const Shape& shape) {

@@ -14,15 +14,16 @@
 
 namespace kiln {
 
-// Elementwise ops (IsElementwiseOpcode, but neither map nor
+// Ops whose CostClass trait (compiler/ir/op_traits.h) is not kOpaque:
+// elementwise ops (IsElementwiseOpcode, but neither map nor
 // stochastic-convert) plus copy and the data-movement ops a loop fusion can
 // index through: broadcast, reshape, transpose, slice, pad, concatenate,
 // iota, dynamic-slice, reverse, and constant.
 bool IsLoopFusibleOpcode(Opcode opcode);
 
-// Ops whose per-element cost is far above an add: transcendental functions
-// (exp, log, tanh, sin, ...), power, sqrt/rsqrt/cbrt, erf, divide and
-// remainder.
+// CostClass::kExpensive: ops whose per-element cost is far above an add:
+// transcendental functions (exp, log, tanh, sin, ...), power,
+// sqrt/rsqrt/cbrt, erf, divide and remainder.
 bool IsExpensiveOpcode(Opcode opcode);
 
 // The number of elements of an array shape; 0 for tuples, tokens and

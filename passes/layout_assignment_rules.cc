@@ -3,6 +3,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/ir/op_traits.h"
 #include "compiler/ir/opcode.h"
 #include "passes/layout_assignment_internal.h"
 #include "passes/layout_assignment_util.h"
@@ -13,52 +14,23 @@ namespace layout_internal {
 namespace {
 
 // Ops whose layouts are part of their meaning or of an outside contract
-// (host transfers, custom code, aliasing start/done pairs): kept as is.
+// (bitcast, host transfers, custom code, and the aliasing halves of every
+// async pair): kept as is.
 bool IsFixedOpcode(Opcode opcode) {
   switch (opcode) {
     case Opcode::kBitcast:
     case Opcode::kCustomCall:
     case Opcode::kInfeed:
     case Opcode::kOutfeed:
-    case Opcode::kSend:
-    case Opcode::kSendDone:
-    case Opcode::kRecv:
-    case Opcode::kRecvDone:
-    case Opcode::kAsyncStart:
-    case Opcode::kAsyncUpdate:
-    case Opcode::kAsyncDone:
-    case Opcode::kCopyStart:
-    case Opcode::kCopyDone:
-    case Opcode::kAllReduceStart:
-    case Opcode::kAllReduceDone:
-    case Opcode::kAllGatherStart:
-    case Opcode::kAllGatherDone:
-    case Opcode::kCollectivePermuteStart:
-    case Opcode::kCollectivePermuteDone:
       return true;
     default:
-      return false;
-  }
-}
-
-bool IsCollective(Opcode opcode) {
-  switch (opcode) {
-    case Opcode::kAllReduce:
-    case Opcode::kAllGather:
-    case Opcode::kAllToAll:
-    case Opcode::kReduceScatter:
-    case Opcode::kCollectivePermute:
-    case Opcode::kCollectiveBroadcast:
-    case Opcode::kRaggedAllToAll:
-      return true;
-    default:
-      return false;
+      return IsAsyncOpcode(opcode);
   }
 }
 
 bool IsFixed(const Instruction& instruction, const PlainLayouts& plain) {
   if (IsFixedOpcode(instruction.opcode())) return true;
-  if (IsCollective(instruction.opcode())) {
+  if (GetOpTraits(instruction.opcode()).collective) {
     const bool* constrain = instruction.attrs().Get<bool>("constrain_layout");
     if (constrain != nullptr && *constrain) return true;
   }

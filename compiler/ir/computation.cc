@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
 #include "compiler/ir/module.h"
+#include "compiler/ir/op_traits.h"
 
 namespace kiln {
 
@@ -42,37 +43,6 @@ std::string UniqueNameFor(
 
 namespace {
 
-// Opcodes whose execution is observable beyond their result, so dead-code
-// removal keeps them (XLA's HasSideEffect, without the custom-call flag).
-constexpr Opcode kSideEffectingOpcodes[] = {
-    Opcode::kSend,
-    Opcode::kSendDone,
-    Opcode::kRecv,
-    Opcode::kRecvDone,
-    Opcode::kInfeed,
-    Opcode::kOutfeed,
-    Opcode::kRng,
-    Opcode::kRngGetAndUpdateState,
-    Opcode::kAllReduceStart,
-    Opcode::kAllReduceDone,
-    Opcode::kAllGatherStart,
-    Opcode::kAllGatherDone,
-    Opcode::kCollectivePermuteStart,
-    Opcode::kCollectivePermuteDone,
-};
-
-bool HasSideEffectNoRecurse(const Instruction& instruction) {
-  for (Opcode op : kSideEffectingOpcodes) {
-    if (instruction.opcode() == op) return true;
-  }
-  if (instruction.opcode() == Opcode::kCustomCall) {
-    const bool* flag =
-        instruction.attrs().Get<bool>("custom_call_has_side_effect");
-    return flag != nullptr && *flag;
-  }
-  return false;
-}
-
 // Side effects anywhere in `computation` or what it calls. `visiting`
 // guards against (invalid) recursive calls.
 bool ComputationHasSideEffect(const Computation* computation,
@@ -80,7 +50,7 @@ bool ComputationHasSideEffect(const Computation* computation,
 
 bool HasSideEffect(const Instruction& instruction,
                    absl::flat_hash_set<const Computation*>* seen) {
-  if (HasSideEffectNoRecurse(instruction)) return true;
+  if (HasOwnSideEffect(instruction)) return true;
   for (const Computation* callee : instruction.called_computations()) {
     if (ComputationHasSideEffect(callee, seen)) return true;
   }

@@ -113,7 +113,8 @@ class Computation {
   // parent.
   std::unique_ptr<Instruction> DetachInstruction(Instruction* instruction);
   // Removes every instruction not reachable from ROOT through operands or
-  // control edges, except parameters and side-effecting ops.
+  // control edges, except parameters and side-effecting ops (HasOwnSideEffect
+  // in op_traits.h, or a callee containing one).
   // Returns the number removed.
   int64_t RemoveDeadInstructions();
 

@@ -1,7 +1,6 @@
 // Elementwise ops: unary and binary arithmetic, comparison, selection,
 // conversion, map.
-#include <array>
-
+#include "compiler/ir/op_traits.h"
 #include "compiler/ir/opcode.h"
 #include "compiler/ops/elementwise_shapes.h"
 #include "compiler/ops/op_schema.h"
@@ -70,13 +69,6 @@ constexpr Opcode kBinaryOps[] = {
     Opcode::kXor,
 };
 
-// The family's ops that are neither plain unary nor plain binary; each is
-// defined with its own attributes below.
-constexpr Opcode kOtherOps[] = {
-    Opcode::kStochasticConvert, Opcode::kSelect,          Opcode::kClamp,
-    Opcode::kCompare,           Opcode::kReducePrecision, Opcode::kMap,
-};
-
 // Client-form implicit broadcasting (broadcasting.md): the n-ary
 // elementwise ops accept broadcast_dimensions={...}, printed after their
 // own attributes. Strict HLO rejects it in shape inference.
@@ -112,19 +104,7 @@ void RegisterElementwiseSchemas(SchemaTable* table) {
 }  // namespace ops_internal
 
 bool IsElementwiseFamilyOpcode(Opcode opcode) {
-  // Passes ask this of every instruction: a table, built once.
-  static const auto* const kMembers = [] {
-    auto* members = new std::array<bool, kOpcodeCount>();
-    for (Opcode op : ops_internal::kUnaryOps)
-      (*members)[static_cast<int>(op)] = true;
-    for (Opcode op : ops_internal::kBinaryOps)
-      (*members)[static_cast<int>(op)] = true;
-    for (Opcode op : ops_internal::kOtherOps)
-      (*members)[static_cast<int>(op)] = true;
-    return members;
-  }();
-  const int index = static_cast<int>(opcode);
-  return index >= 0 && index < kOpcodeCount && (*kMembers)[index];
+  return GetOpTraits(opcode).elementwise;
 }
 
 }  // namespace kiln

@@ -20,6 +20,7 @@ SchemaTable BuildTable() {
     schema.opcode = opcode;
     schema.min_operands = 0;
     schema.max_operands = kVariadic;
+    schema.traits = GetOpTraits(opcode);
   }
   RegisterElementwiseSchemas(&table);
   RegisterDataMovementSchemas(&table);

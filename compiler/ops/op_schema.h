@@ -10,6 +10,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "compiler/ir/op_traits.h"
 #include "compiler/ir/opcode.h"
 
 namespace kiln {
@@ -60,6 +61,10 @@ struct OpSchema {
   int max_operands = 0;         // -1: variadic
   std::vector<AttrSpec> attrs;  // in XLA's printing order
   ShapeRule shape_rule = nullptr;
+  // What kind of op it is (side effect, async role, elementwise, ...):
+  // GetOpTraits(opcode), the one table in compiler/ir/op_traits.cc, copied
+  // here so that code holding a schema need not look it up again.
+  OpTraits traits;
 };
 
 // The schema of `opcode`; every opcode has one.
@@ -67,7 +72,8 @@ const OpSchema& GetOpSchema(Opcode opcode);
 
 // The elementwise family (elementwise.cc): each output element depends only
 // on the operand elements at the same index. Unary, binary and ternary ops,
-// conversions, copy, map and stochastic-convert. O(1).
+// conversions, copy, map and stochastic-convert. The `elementwise` trait
+// (op_traits.h). O(1).
 bool IsElementwiseFamilyOpcode(Opcode opcode);
 
 // Attributes every instruction may carry, handled outside the schema by the

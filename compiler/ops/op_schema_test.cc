@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "compiler/ir/attr_names.h"
+#include "compiler/ir/op_traits.h"
 #include "compiler/ir/opcode.h"
 #include "compiler/ops/schema_registry.h"
 #include "gtest/gtest.h"
@@ -39,6 +41,62 @@ TEST(OpSchemaTest, EveryOpcodeHasAWellFormedSchema) {
       EXPECT_EQ(is_enum, !spec.enum_values.empty()) << spec.name;
     }
   }
+}
+
+// The schema carries the trait table's row, and what the schema declares
+// agrees with the traits.
+TEST(OpSchemaTest, SchemaAgreesWithTraits) {
+  for (Opcode opcode : AllOpcodes()) {
+    SCOPED_TRACE(std::string(OpcodeName(opcode)));
+    const OpSchema& schema = GetOpSchema(opcode);
+    const OpTraits& traits = GetOpTraits(opcode);
+    EXPECT_EQ(schema.traits.side_effect, traits.side_effect);
+    EXPECT_EQ(schema.traits.async_role, traits.async_role);
+    EXPECT_EQ(schema.traits.elementwise, traits.elementwise);
+    EXPECT_EQ(schema.traits.shape_optional, traits.shape_optional);
+    EXPECT_EQ(IsElementwiseFamilyOpcode(opcode), traits.elementwise);
+    // Client-form broadcasting is declared by the broadcast_dimensions
+    // attribute exactly where the trait says operands broadcast.
+    EXPECT_EQ(FindAttrSpec(schema, "broadcast_dimensions") != nullptr,
+              traits.broadcasting != BroadcastingOperands::kNone);
+    // Binary broadcasting ops take two operands, select and clamp three.
+    if (traits.broadcasting != BroadcastingOperands::kNone) {
+      EXPECT_EQ(schema.min_operands, schema.max_operands);
+      EXPECT_GE(schema.min_operands, 2);
+    }
+    if (traits.commutative) {
+      EXPECT_EQ(schema.max_operands, 2);
+    }
+    // Side effects decided by attributes name attributes the op has.
+    if (traits.side_effect == SideEffect::kIfChannel) {
+      EXPECT_NE(FindAttrSpec(schema, "channel_id"), nullptr);
+    }
+    if (traits.side_effect == SideEffect::kIfFlagged) {
+      EXPECT_NE(FindAttrSpec(schema, "custom_call_has_side_effect"), nullptr);
+    }
+    // A shape the text may omit has a rule to infer it.
+    if (traits.shape_optional) {
+      EXPECT_TRUE(schema.shape_rule != nullptr);
+    }
+  }
+}
+
+// attr:: (compiler/ir/attr_names.h) has one constant per attribute name
+// the schemas declare, and no other.
+TEST(OpSchemaTest, AttrNameConstantsAreTheSchemasNames) {
+  std::set<std::string> declared;
+  for (Opcode opcode : AllOpcodes()) {
+    for (const AttrSpec& spec : GetOpSchema(opcode).attrs) {
+      declared.insert(spec.name);
+    }
+  }
+  std::set<std::string> constants;
+  for (absl::string_view name : attr::AllNames()) {
+    EXPECT_TRUE(constants.insert(std::string(name)).second) << name;
+  }
+  EXPECT_EQ(constants, declared);
+  EXPECT_EQ(attr::kDimensions, "dimensions");
+  EXPECT_EQ(attr::kToApply, "to_apply");
 }
 
 TEST(OpSchemaTest, ElementwiseArity) {

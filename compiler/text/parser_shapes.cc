@@ -7,6 +7,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "compiler/ir/op_traits.h"
 #include "compiler/ops/shape_inference.h"
 #include "compiler/text/parser_internal.h"
 
@@ -27,106 +28,15 @@ absl::Status InstructionError(const Instruction& instruction,
 }  // namespace
 
 bool ShapeMayBeOmitted(Opcode opcode) {
-  switch (opcode) {
-    // Elementwise: the operands' shape (compare: pred of it).
-    case Opcode::kAbs:
-    case Opcode::kAcos:
-    case Opcode::kAcosh:
-    case Opcode::kAdd:
-    case Opcode::kAnd:
-    case Opcode::kAsin:
-    case Opcode::kAsinh:
-    case Opcode::kAtan:
-    case Opcode::kAtan2:
-    case Opcode::kAtanh:
-    case Opcode::kCbrt:
-    case Opcode::kCeil:
-    case Opcode::kClamp:
-    case Opcode::kClz:
-    case Opcode::kCompare:
-    case Opcode::kComplex:
-    case Opcode::kCopy:
-    case Opcode::kCos:
-    case Opcode::kCosh:
-    case Opcode::kDivide:
-    case Opcode::kErf:
-    case Opcode::kExp:
-    case Opcode::kExpm1:
-    case Opcode::kFloor:
-    case Opcode::kImag:
-    case Opcode::kIsFinite:
-    case Opcode::kLog:
-    case Opcode::kLog1p:
-    case Opcode::kLogistic:
-    case Opcode::kMaximum:
-    case Opcode::kMinimum:
-    case Opcode::kMultiply:
-    case Opcode::kNegate:
-    case Opcode::kNot:
-    case Opcode::kOr:
-    case Opcode::kPopulationCount:
-    case Opcode::kPower:
-    case Opcode::kReal:
-    case Opcode::kRemainder:
-    case Opcode::kRoundNearestAfz:
-    case Opcode::kRoundNearestEven:
-    case Opcode::kRsqrt:
-    case Opcode::kSelect:
-    case Opcode::kShiftLeft:
-    case Opcode::kShiftRightArithmetic:
-    case Opcode::kShiftRightLogical:
-    case Opcode::kSign:
-    case Opcode::kSin:
-    case Opcode::kSinh:
-    case Opcode::kSqrt:
-    case Opcode::kSubtract:
-    case Opcode::kTan:
-    case Opcode::kTanh:
-    case Opcode::kXor:
-    // Determined by operands, attributes and called computations.
-    case Opcode::kAddDependency:
-    case Opcode::kAfterAll:
-    case Opcode::kBatchNormGrad:
-    case Opcode::kBatchNormInference:
-    case Opcode::kBatchNormTraining:
-    case Opcode::kCall:
-    case Opcode::kCholesky:
-    case Opcode::kConcatenate:
-    case Opcode::kConditional:
-    case Opcode::kConvolution:
-    case Opcode::kDomain:
-    case Opcode::kDot:
-    case Opcode::kFft:
-    case Opcode::kGather:
-    case Opcode::kGetDimensionSize:
-    case Opcode::kGetTupleElement:
-    case Opcode::kMap:
-    case Opcode::kOptimizationBarrier:
-    case Opcode::kPad:
-    case Opcode::kPartitionId:
-    case Opcode::kRaggedDot:
-    case Opcode::kReduce:
-    case Opcode::kReduceWindow:
-    case Opcode::kReplicaId:
-    case Opcode::kReverse:
-    case Opcode::kScatter:
-    case Opcode::kSelectAndScatter:
-    case Opcode::kSetDimensionSize:
-    case Opcode::kSort:
-    case Opcode::kTopK:
-    case Opcode::kTranspose:
-    case Opcode::kTriangularSolve:
-    case Opcode::kTuple:
-    case Opcode::kWhile:
-      return true;
-    // XLA always writes these (collectives, async pairs, slices), or the
-    // text chooses the result (constant, parameter, convert, reshape, iota,
-    // rng, custom-call, fusion, infeed, ...). broadcast too: the sizes of
-    // its new dimensions are in no operand or attribute (XLA's parser lists
-    // it but reads `dimensions` as sizes, which is not what they mean).
-    default:
-      return false;
-  }
+  // The shape_optional trait (compiler/ir/op_traits.cc): elementwise ops,
+  // and ops whose shape follows from operands, attributes and called
+  // computations. XLA always writes the shapes of collectives, async pairs
+  // and slices, and for constant, parameter, convert, reshape, iota, rng,
+  // custom-call, fusion, infeed, ... the text chooses the result. broadcast
+  // too: the sizes of its new dimensions are in no operand or attribute
+  // (XLA's parser lists it but reads `dimensions` as sizes, which is not
+  // what they mean).
+  return GetOpTraits(opcode).shape_optional;
 }
 
 absl::Status HloTextParser::InferOrCheckShape(Instruction* instruction) {

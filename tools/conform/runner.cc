@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/ir/computation.h"
 #include "compiler/ir/instruction.h"
+#include "compiler/ir/op_traits.h"
 #include "compiler/text/parser.h"
 #include "compiler/verifier/verifier.h"
 
@@ -33,16 +34,6 @@ ParseOptions CaseParseOptions(const Case& c, bool check_shapes) {
   options.filename = absl::StrCat(c.file, " (case ", c.name, ", module)");
   options.check_shapes = check_shapes;
   return options;
-}
-
-bool IsPlumbing(Opcode opcode) {
-  return opcode == Opcode::kParameter || opcode == Opcode::kConstant ||
-         opcode == Opcode::kTuple || opcode == Opcode::kGetTupleElement;
-}
-
-bool IsConversion(Opcode opcode) {
-  return opcode == Opcode::kConvert || opcode == Opcode::kBitcastConvert ||
-         opcode == Opcode::kStochasticConvert;
 }
 
 void AddType(const Shape& shape, std::set<ElementType>* types) {
@@ -254,9 +245,10 @@ CaseTraits ComputeTraits(const Case& c) {
   for (const Computation* computation : (*module)->computations()) {
     for (const Instruction* instruction : computation->instructions()) {
       const std::string name(OpcodeName(instruction->opcode()));
-      const bool selected = infer_ops ? !IsPlumbing(instruction->opcode())
-                                      : std::find(c.ops.begin(), c.ops.end(),
-                                                  name) != c.ops.end();
+      const bool selected =
+          infer_ops
+              ? !GetOpTraits(instruction->opcode()).plumbing
+              : std::find(c.ops.begin(), c.ops.end(), name) != c.ops.end();
       if (!selected) continue;
       if (infer_ops) ops.insert(name);
       for (const Instruction* operand : instruction->operands()) {
@@ -264,7 +256,7 @@ CaseTraits ComputeTraits(const Case& c) {
       }
       // Conversions exercise their result type as much as their operand's.
       if (instruction->operands().empty() ||
-          IsConversion(instruction->opcode())) {
+          GetOpTraits(instruction->opcode()).converts) {
         AddType(instruction->shape(), &types);
       }
     }
