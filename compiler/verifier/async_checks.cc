@@ -6,12 +6,14 @@
 // all-reduce-start/done, ..., send/send-done) follow the same shape of rule,
 // as in XLA's verifier.
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "compiler/ir/computation.h"
+#include "compiler/ir/op_traits.h"
 #include "compiler/ir/opcode.h"
 #include "compiler/verifier/verifier_internal.h"
 
@@ -33,29 +35,45 @@ struct PairRule {
   std::vector<Opcode> users;     // Empty: the users are not constrained.
 };
 
+// One rule per asynchronous opcode, from its AsyncRole trait (op_traits.h):
+// a start feeds its updates or its done, an update reads its start or an
+// update and feeds an update or the done, a done reads its start or an
+// update.
 const std::vector<PairRule>& PairRules() {
-  static const auto* const kRules = new std::vector<PairRule>{
-      {Opcode::kAsyncStart, {}, {Opcode::kAsyncUpdate, Opcode::kAsyncDone}},
-      {Opcode::kAsyncUpdate,
-       {Opcode::kAsyncStart, Opcode::kAsyncUpdate},
-       {Opcode::kAsyncUpdate, Opcode::kAsyncDone}},
-      {Opcode::kAsyncDone, {Opcode::kAsyncStart, Opcode::kAsyncUpdate}, {}},
-      {Opcode::kCopyStart, {}, {Opcode::kCopyDone}},
-      {Opcode::kCopyDone, {Opcode::kCopyStart}, {}},
-      {Opcode::kAllReduceStart, {}, {Opcode::kAllReduceDone}},
-      {Opcode::kAllReduceDone, {Opcode::kAllReduceStart}, {}},
-      {Opcode::kAllGatherStart, {}, {Opcode::kAllGatherDone}},
-      {Opcode::kAllGatherDone, {Opcode::kAllGatherStart}, {}},
-      {Opcode::kCollectivePermuteStart, {}, {Opcode::kCollectivePermuteDone}},
-      {Opcode::kCollectivePermuteDone, {Opcode::kCollectivePermuteStart}, {}},
+  static const auto* const kRules = [] {
+    auto* rules = new std::vector<PairRule>();
+    for (Opcode opcode : AllOpcodes()) {
+      const AsyncRole role = GetOpTraits(opcode).async_role;
+      if (role == AsyncRole::kNone) continue;
+      const Opcode start = AsyncStartOpcode(opcode);
+      std::vector<Opcode> updates;
+      for (Opcode update : AllOpcodes()) {
+        const OpTraits& traits = GetOpTraits(update);
+        if (traits.async_role == AsyncRole::kUpdate &&
+            traits.async_partner == start) {
+          updates.push_back(update);
+        }
+      }
+      std::vector<Opcode> reads = {start};
+      reads.insert(reads.end(), updates.begin(), updates.end());
+      std::vector<Opcode> feeds = updates;
+      feeds.push_back(AsyncDoneOpcode(opcode));
+      PairRule rule{opcode, {}, {}};
+      if (role != AsyncRole::kStart) rule.operands = reads;
+      if (role != AsyncRole::kDone) rule.users = feeds;
       // A send or recv may also feed a tuple (pipelined loops carry the
       // in-flight transfer across iterations), and its done may then read
       // it back through a get-tuple-element.
-      {Opcode::kSend, {}, {Opcode::kSendDone, Opcode::kTuple}},
-      {Opcode::kSendDone, {Opcode::kSend, Opcode::kGetTupleElement}, {}},
-      {Opcode::kRecv, {}, {Opcode::kRecvDone, Opcode::kTuple}},
-      {Opcode::kRecvDone, {Opcode::kRecv, Opcode::kGetTupleElement}, {}},
-  };
+      if (start == Opcode::kSend || start == Opcode::kRecv) {
+        if (role == AsyncRole::kStart) rule.users.push_back(Opcode::kTuple);
+        if (role == AsyncRole::kDone) {
+          rule.operands.push_back(Opcode::kGetTupleElement);
+        }
+      }
+      rules->push_back(std::move(rule));
+    }
+    return rules;
+  }();
   return *kRules;
 }
 
@@ -178,9 +196,10 @@ void CheckExecutionThread(const Instruction& step, VerifyReport* report) {
       kThreadRule));
 }
 
+// async-start, -update and -done: the pair that wraps a computation.
 bool IsAsyncChainOp(Opcode opcode) {
-  return opcode == Opcode::kAsyncStart || opcode == Opcode::kAsyncUpdate ||
-         opcode == Opcode::kAsyncDone;
+  return IsAsyncOpcode(opcode) &&
+         AsyncStartOpcode(opcode) == Opcode::kAsyncStart;
 }
 
 // Computations other than async-wrapped ones run on their caller's thread.
