@@ -1,10 +1,11 @@
 // Sort's fast comparator: a comparator that is exactly
-//   ROOT c = pred[] compare(p0, p1), direction=D[, type=T]
-// (its other parameters unused) compares operand 0's elements without
-// calling the computation. Each element becomes a key whose comparisons
-// give what compare would: integers and TOTALORDER floats as ordered
-// unsigned keys, FLOAT comparisons on the values as doubles (exact for
-// every float type, NaN unordered, -0 == +0).
+//   ROOT c = pred[] compare(p2k, p2k+1), direction=D[, type=T]
+// or compare(p2k+1, p2k) (the direction then reversed), its other
+// parameters unused, compares operand k's elements without calling the
+// computation. Each element becomes a key whose comparisons give what
+// compare would: integers and TOTALORDER floats as ordered unsigned keys,
+// FLOAT comparisons on the values as doubles (exact for every float type,
+// NaN unordered, -0 == +0).
 #ifndef KILN_COMPILER_EVALUATOR_REDUCTION_COMPARATOR_H_
 #define KILN_COMPILER_EVALUATOR_REDUCTION_COMPARATOR_H_
 
@@ -12,6 +13,7 @@
 #include <optional>
 #include <vector>
 
+#include "absl/types/span.h"
 #include "compiler/evaluator/comparison.h"
 #include "compiler/ir/computation.h"
 #include "compiler/ir/literal.h"
@@ -29,18 +31,26 @@ std::vector<uint64_t> OrderedKeys(const Literal& literal);
 
 class FastComparator {
  public:
-  // The comparator for a sort of `operand_count` operands whose operand 0
-  // is `keys`, or nullopt when `computation` is not of that form or its
-  // type= does not suit the element type (the general path reports that).
-  static std::optional<FastComparator> Recognize(const Computation& computation,
-                                                 const Literal& keys,
-                                                 int64_t operand_count);
+  // The comparator for a sort of `operands`, or nullopt when
+  // `computation` is not of that form or its type= does not suit the
+  // element type (the general path reports that).
+  static std::optional<FastComparator> Recognize(
+      const Computation& computation,
+      absl::Span<const Literal* const> operands);
 
   // comparator(keys[a], keys[b]), a and b linear element indices.
   bool Compare(int64_t a, int64_t b) const {
     return by_value_ ? Apply(values_[a], values_[b])
                      : Apply(ordered_[a], ordered_[b]);
   }
+
+  // Sorts `order` (positions 0..n-1 of one slice, position p at linear
+  // index base + p * step) stably by the comparator. A strict weak order
+  // (LT or GT on ordered keys, or on values with no NaN) takes
+  // std::stable_sort on (key, position) pairs; any other comparator the
+  // same bounds-safe bottom-up merge as the general path, so the
+  // permutation it gives does not depend on the path either.
+  void Sort(std::vector<int64_t>& order, int64_t base, int64_t step) const;
 
  private:
   template <typename T>
@@ -50,6 +60,7 @@ class FastComparator {
 
   ComparisonDirection direction_ = ComparisonDirection::kLt;
   bool by_value_ = false;          // FLOAT comparison of float values.
+  bool has_nan_ = false;           // Some value is NaN (when by_value_).
   std::vector<double> values_;     // When by_value_.
   std::vector<uint64_t> ordered_;  // Otherwise: order-preserving keys.
 };

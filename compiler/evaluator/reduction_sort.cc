@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/evaluator/reduction_comparator.h"
 #include "compiler/evaluator/reduction_internal.h"
+#include "compiler/evaluator/reduction_scalar_program.h"
 #include "compiler/evaluator/reduction_util.h"
 #include "compiler/evaluator/typed.h"
 
@@ -25,6 +26,7 @@ namespace {
 // whether its first argument goes before its second). An element of the
 // right half moves ahead of one of the left half only when less(right,
 // left) holds, which keeps equal elements in order.
+// `less` may also return a plain bool.
 template <typename Less>
 absl::Status StableMergeSort(std::vector<int64_t>& items, Less&& less) {
   const int64_t n = static_cast<int64_t>(items.size());
@@ -35,9 +37,15 @@ absl::Status StableMergeSort(std::vector<int64_t>& items, Less&& less) {
       const int64_t hi = std::min(lo + 2 * width, n);
       int64_t i = lo, j = mid, out = lo;
       while (i < mid && j < hi) {
-        absl::StatusOr<bool> right_first = less(items[j], items[i]);
-        if (!right_first.ok()) return right_first.status();
-        buffer[out++] = *right_first ? items[j++] : items[i++];
+        bool right_first;
+        if constexpr (std::is_same_v<decltype(less(0, 0)), bool>) {
+          right_first = less(items[j], items[i]);
+        } else {
+          absl::StatusOr<bool> result = less(items[j], items[i]);
+          if (!result.ok()) return result.status();
+          right_first = *result;
+        }
+        buffer[out++] = right_first ? items[j++] : items[i++];
       }
       while (i < mid) buffer[out++] = items[i++];
       while (j < hi) buffer[out++] = items[j++];
@@ -101,11 +109,32 @@ absl::StatusOr<Literal> SortKernel(const Instruction& instruction,
     outputs.push_back(*std::move(output));
   }
   ScalarCaller caller(context, **comparator, types);
-  const std::optional<FastComparator> fast = FastComparator::Recognize(
-      **comparator, *operands[0], static_cast<int64_t>(operands.size()));
+  const std::optional<FastComparator> fast =
+      FastComparator::Recognize(**comparator, operands);
+  // Else a comparator of exact scalar ops runs as a ScalarProgram on the
+  // operands' bit patterns.
+  std::optional<ScalarProgram> program;
+  std::vector<std::vector<uint64_t>> bits;
+  if (!fast.has_value()) {
+    program = ScalarProgram::Compile(**comparator, types, ElementType::kPred);
+  }
+  if (program.has_value()) {
+    for (const Literal* operand : operands) {
+      bits.emplace_back(static_cast<size_t>(operand->element_count()));
+      for (int64_t i = 0; i < operand->element_count(); ++i) {
+        bits.back()[i] = operand->GetBits(i);
+      }
+    }
+  }
+  const auto run_program = [&](int64_t a, int64_t b) {
+    for (size_t k = 0; k < bits.size(); ++k) {
+      program->Set(static_cast<int>(2 * k), bits[k][a]);
+      program->Set(static_cast<int>(2 * k + 1), bits[k][b]);
+    }
+    return program->Run() != 0;
+  };
   // comparator(element a, element b), a and b linear indices.
   const auto compare = [&](int64_t a, int64_t b) -> absl::StatusOr<bool> {
-    if (fast.has_value()) return fast->Compare(a, b);
     for (size_t k = 0; k < operands.size(); ++k) {
       caller.Load(2 * k, *operands[k], a);
       caller.Load(2 * k + 1, *operands[k], b);
@@ -124,9 +153,18 @@ absl::StatusOr<Literal> SortKernel(const Instruction& instruction,
       };
       order.resize(slices.size);
       for (int64_t p = 0; p < slices.size; ++p) order[p] = p;
-      absl::Status sorted = StableMergeSort(
-          order, [&](int64_t a, int64_t b) { return compare(at(a), at(b)); });
-      if (!sorted.ok()) return sorted;
+      if (fast.has_value()) {
+        fast->Sort(order, base, slices.inner);
+      } else if (program.has_value()) {
+        absl::Status sorted = StableMergeSort(order, [&](int64_t a, int64_t b) {
+          return run_program(at(a), at(b));
+        });
+        if (!sorted.ok()) return sorted;
+      } else {
+        absl::Status sorted = StableMergeSort(
+            order, [&](int64_t a, int64_t b) { return compare(at(a), at(b)); });
+        if (!sorted.ok()) return sorted;
+      }
       for (size_t k = 0; k < operands.size(); ++k) {
         const int64_t bytes = ElementBytes(*operands[k]);
         for (int64_t p = 0; p < slices.size; ++p) {
@@ -173,6 +211,11 @@ absl::StatusOr<Literal> TopKKernel(const Instruction& instruction,
     keys = *std::move(order_keys);
   }
   const ElementType pair[] = {operand.element_type(), operand.element_type()};
+  // A comparator of exact scalar ops runs as a ScalarProgram (as in sort).
+  std::optional<ScalarProgram> program;
+  if (comparator != nullptr) {
+    program = ScalarProgram::Compile(**comparator, pair, ElementType::kPred);
+  }
   const int64_t rows = row == 0 ? 0 : operand.element_count() / row;
   const int64_t bytes = ElementBytes(operand);
   std::vector<int64_t> order;
@@ -186,6 +229,13 @@ absl::StatusOr<Literal> TopKKernel(const Instruction& instruction,
         const uint64_t ka = keys[base + a], kb = keys[base + b];
         return largest ? ka > kb : ka < kb;
       });
+    } else if (program.has_value()) {
+      absl::Status sorted = StableMergeSort(order, [&](int64_t a, int64_t b) {
+        program->Set(0, operand.GetBits(base + a));
+        program->Set(1, operand.GetBits(base + b));
+        return program->Run() != 0;
+      });
+      if (!sorted.ok()) return sorted;
     } else {
       ScalarCaller caller(context, **comparator, pair);
       absl::Status sorted = StableMergeSort(

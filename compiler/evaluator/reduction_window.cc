@@ -9,6 +9,7 @@
 #include "compiler/evaluator/reduction_fast_path.h"
 #include "compiler/evaluator/reduction_internal.h"
 #include "compiler/evaluator/reduction_util.h"
+#include "compiler/evaluator/reduction_window_monoid.h"
 #include "compiler/evaluator/typed.h"
 
 namespace kiln {
@@ -55,6 +56,7 @@ class WindowPlacement {
     return placement;
   }
 
+  const Window& window() const { return window_; }
   const std::vector<int64_t>& out_dims() const { return out_dims_; }
   const std::vector<int64_t>& window_sizes() const { return window_sizes_; }
 
@@ -174,6 +176,14 @@ absl::StatusOr<Literal> ReduceWindowKernel(
     outputs.push_back(*std::move(output));
   }
   if (count == 1) {
+    // A known monoid: cost independent of the windows' overlap.
+    const std::optional<MonoidOp> monoid =
+        RecognizeMonoid(**combiner, operands[0]->element_type());
+    if (monoid.has_value() &&
+        MonoidReduceWindow(*monoid, placement->window(), placement->out_dims(),
+                           *operands[0], *operands[1], outputs[0])) {
+      return std::move(outputs[0]);
+    }
     std::optional<CombinerOp> fast =
         RecognizeCombiner(**combiner, operands[0]->element_type());
     if (fast.has_value()) {

@@ -124,6 +124,15 @@ KILN_DECLARE_GET_SET(std::complex<float>)
 KILN_DECLARE_GET_SET(std::complex<double>)
 #undef KILN_DECLARE_GET_SET
 
+// Bulk conversions of narrow floats, exactly as Get<float>/Set<float>
+// element by element: false (nothing done) for the types they do not
+// cover. Reading covers every float type of at most 16 bits (bf16 by a
+// shift, the others by a table of all their values); writing covers bf16
+// and f16 (round to nearest even on the float's bits, NaN to the quiet NaN
+// of its sign), the types elementwise kernels meet most.
+bool ReadNarrowFloats(const Literal& literal, float* out);
+bool WriteNarrowFloats(const float* values, Literal& literal);
+
 // Every element as T (T = the literal's ComputeType).
 template <typename T>
 std::vector<T> Read(const Literal& literal) {
@@ -135,6 +144,9 @@ std::vector<T> Read(const Literal& literal) {
                   values.size() * sizeof(T));
       return values;
     }
+  }
+  if constexpr (std::is_same_v<T, float>) {
+    if (ReadNarrowFloats(literal, values.data())) return values;
   }
   for (size_t i = 0; i < values.size(); ++i) values[i] = Get<T>(literal, i);
   return values;
@@ -150,6 +162,9 @@ void Write(absl::Span<const T> values, Literal& literal) {
                   values.size() * sizeof(T));
       return;
     }
+  }
+  if constexpr (std::is_same_v<T, float>) {
+    if (WriteNarrowFloats(values.data(), literal)) return;
   }
   for (size_t i = 0; i < values.size(); ++i) Set<T>(literal, i, values[i]);
 }

@@ -1,6 +1,8 @@
 #include "compiler/evaluator/typed.h"
 
 #include <complex>
+#include <cstring>
+#include <limits>
 #include <string>
 #include <typeinfo>
 
@@ -43,6 +45,61 @@ TEST(TypedTest, NarrowFloatsRoundToNearestEvenOnStore) {
   EXPECT_TRUE(std::isinf(Get<float>(f16, 2)));
   std::vector<float> values = Read<float>(f16);
   EXPECT_EQ(values[1], 2052.0f);
+}
+
+// The bulk conversions (Read<float>/Write<float> on narrow floats) give
+// exactly what Get<float>/Set<float> give element by element: every bit
+// pattern of every float type of at most 16 bits read, and bf16 and f16
+// written from a sweep of float bit patterns (every 2^-16th of them, with
+// all their low-bit neighbourhoods near the rounding boundaries) and the
+// special values.
+TEST(TypedTest, BulkNarrowFloatConversionsMatchElementwise) {
+  for (ElementType type :
+       {ElementType::kF16, ElementType::kBF16, ElementType::kF8E5M2,
+        ElementType::kF8E4M3, ElementType::kF8E4M3FN,
+        ElementType::kF8E4M3B11FNUZ, ElementType::kF8E3M4,
+        ElementType::kF8E5M2FNUZ, ElementType::kF8E4M3FNUZ,
+        ElementType::kF4E2M1FN, ElementType::kF8E8M0FNU, ElementType::kF6E3M2FN,
+        ElementType::kF6E2M3FN}) {
+    const int64_t patterns = int64_t{1} << GetElementTypeInfo(type).bit_width;
+    Literal all = Make(type, {patterns});
+    for (int64_t i = 0; i < patterns; ++i) all.SetBits(i, i);
+    const std::vector<float> bulk = Read<float>(all);
+    for (int64_t i = 0; i < patterns; ++i) {
+      const float one = Get<float>(all, i);
+      uint32_t a, b;
+      std::memcpy(&a, &bulk[i], 4);
+      std::memcpy(&b, &one, 4);
+      ASSERT_EQ(a, b) << ElementTypeName(type) << " pattern " << i;
+    }
+  }
+  std::vector<float> values;
+  for (uint64_t high = 0; high < (uint64_t{1} << 16); ++high) {
+    for (uint32_t low : {0u, 1u, 0x0fffu, 0x1000u, 0x1001u, 0x7fffu, 0x8000u,
+                         0x8001u, 0xffffu}) {
+      const uint32_t bits = static_cast<uint32_t>(high << 16) | low;
+      float value;
+      std::memcpy(&value, &bits, 4);
+      values.push_back(value);
+    }
+  }
+  for (float special :
+       {0.0f, -0.0f, 65504.0f, 65519.99f, 65520.0f, 1e-8f, -6.1e-5f, 3.4e38f,
+        std::numeric_limits<float>::infinity(),
+        -std::numeric_limits<float>::quiet_NaN()}) {
+    values.push_back(special);
+  }
+  for (ElementType type : {ElementType::kBF16, ElementType::kF16}) {
+    const int64_t count = static_cast<int64_t>(values.size());
+    Literal bulk = Make(type, {count});
+    Literal one = Make(type, {count});
+    Write<float>(values, bulk);
+    for (int64_t i = 0; i < count; ++i) Set<float>(one, i, values[i]);
+    for (int64_t i = 0; i < count; ++i) {
+      ASSERT_EQ(bulk.GetBits(i), one.GetBits(i))
+          << ElementTypeName(type) << " value " << values[i];
+    }
+  }
 }
 
 TEST(TypedTest, SubByteIntegersWrapOnStore) {

@@ -266,6 +266,147 @@ ENTRY e {
 }
 BENCHMARK(BM_SortPairsComparator)->Unit(benchmark::kMillisecond);
 
+// Issue 13 §4: elementwise ops over 4M elements, f32 and bf16 (bf16
+// computes in float and rounds each result once). Arg 0: 0 = f32, 1 = bf16;
+// arg 1: 0 = add, 1 = multiply.
+void BM_Elementwise4M(benchmark::State& state) {
+  constexpr int64_t kElements = 4 * kMillion;
+  const std::string type = state.range(0) == 0 ? "f32" : "bf16";
+  const std::string op = state.range(1) == 0 ? "add" : "multiply";
+  const std::string shape = absl::StrCat(type, "[", kElements, "]");
+  const std::string hlo = absl::StrCat(
+      "HloModule ew\nENTRY e {\n  x = ", shape, " parameter(0)\n  y = ", shape,
+      " parameter(1)\n  ROOT r = ", shape, " ", op, "(x, y)\n}\n");
+  std::unique_ptr<Workload> workload = MakeWorkload(hlo, 9, state);
+  if (workload == nullptr || !RunWorkload(*workload, state)) return;
+  state.SetItemsProcessed(kElements * state.iterations());
+}
+BENCHMARK(BM_Elementwise4M)
+    ->ArgNames({"bf16", "mul"})
+    ->Args({0, 0})
+    ->Args({1, 0})
+    ->Args({0, 1})
+    ->Args({1, 1})
+    ->Unit(benchmark::kMillisecond);
+
+// A sort of 1M f32 keys, arg 0 selecting the comparator:
+//   0: compare(p0, p1), direction=LT (one operand);
+//   1: the same with type=TOTALORDER, sorting (keys, iota) pairs (argsort,
+//      as jnp.argsort lowers it);
+//   2: compare(p1, p0), direction=GT on operand 1 of (iota, keys) pairs;
+//   3: a key/value lexicographic comparator (keys descending, then values
+//      ascending) over 1M s32 keys drawn from 1k values: the general path.
+// items_per_second counts sorted elements.
+void BM_Sort1M(benchmark::State& state) {
+  constexpr int64_t kElements = kMillion;
+  const std::string n = absl::StrCat(kElements);
+  std::string hlo;
+  switch (state.range(0)) {
+    case 0:
+      hlo = absl::StrCat(
+          "HloModule s\nlt {\n  a = f32[] parameter(0)\n  b = f32[] "
+          "parameter(1)\n  ROOT c = pred[] compare(a, b), direction=LT\n}\n"
+          "ENTRY e {\n  x = f32[",
+          n, "] parameter(0)\n  ROOT s = f32[", n,
+          "] sort(x), dimensions={0}, to_apply=lt\n}\n");
+      break;
+    case 1:
+      hlo = absl::StrCat(
+          "HloModule s\nlt {\n  a = f32[] parameter(0)\n  b = f32[] "
+          "parameter(1)\n  c = s32[] parameter(2)\n  d = s32[] parameter(3)\n"
+          "  ROOT r = pred[] compare(a, b), direction=LT, type=TOTALORDER\n}\n"
+          "ENTRY e {\n  x = f32[",
+          n, "] parameter(0)\n  i = s32[", n,
+          "] iota(), iota_dimension=0\n  ROOT s = (f32[", n, "], s32[", n,
+          "]) sort(x, i), dimensions={0}, to_apply=lt\n}\n");
+      break;
+    case 2:
+      hlo = absl::StrCat(
+          "HloModule s\ngt {\n  a = s32[] parameter(0)\n  b = s32[] "
+          "parameter(1)\n  c = f32[] parameter(2)\n  d = f32[] parameter(3)\n"
+          "  ROOT r = pred[] compare(d, c), direction=GT\n}\n"
+          "ENTRY e {\n  x = f32[",
+          n, "] parameter(0)\n  i = s32[", n,
+          "] iota(), iota_dimension=0\n  ROOT s = (s32[", n, "], f32[", n,
+          "]) sort(i, x), dimensions={0}, to_apply=gt\n}\n");
+      break;
+    default:
+      hlo = absl::StrCat(
+          "HloModule s\nlex {\n  ka = s32[] parameter(0)\n  kb = s32[] "
+          "parameter(1)\n  va = f32[] parameter(2)\n  vb = f32[] "
+          "parameter(3)\n  kgt = pred[] compare(ka, kb), direction=GT\n"
+          "  keq = pred[] compare(ka, kb), direction=EQ\n  vlt = pred[] "
+          "compare(va, vb), direction=LT\n  tie = pred[] and(keq, vlt)\n"
+          "  ROOT less = pred[] or(kgt, tie)\n}\nENTRY e {\n  k = s32[",
+          n, "] parameter(0)\n  v = f32[", n,
+          "] parameter(1)\n  ROOT s = (s32[", n, "], f32[", n,
+          "]) sort(k, v), dimensions={0}, to_apply=lex\n}\n");
+      break;
+  }
+  std::unique_ptr<Workload> workload = MakeWorkload(hlo, 10, state);
+  if (workload == nullptr) return;
+  if (state.range(0) == 3) {
+    std::mt19937_64 generator(10);
+    Literal& keys = workload->arguments[0];
+    for (int64_t i = 0; i < keys.element_count(); ++i) {
+      keys.SetInt64(i, static_cast<int64_t>(generator() % 1000));
+    }
+  }
+  if (!RunWorkload(*workload, state)) return;
+  state.SetItemsProcessed(kElements * state.iterations());
+}
+BENCHMARK(BM_Sort1M)
+    ->ArgName("comparator")
+    ->DenseRange(0, 3)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+
+// reduce-window over 1M elements of arg 0's type (0 = f32, 1 = bf16) with
+// an add reducer, arg 1 selecting the window:
+//   0: size 255, stride 1, padding 127_127 (a 255-wide moving sum);
+//   1: size n, padding n-1 low (a cumulative sum, n = 1M);
+//   2: size 3, stride 1 (little overlap, for comparison);
+//   3: a max reducer over a 2-d 1024x1024 operand, 15x15 windows, stride 1.
+// items_per_second counts output elements.
+void BM_ReduceWindow1M(benchmark::State& state) {
+  constexpr int64_t kElements = kMillion;
+  const std::string type = state.range(0) == 0 ? "f32" : "bf16";
+  const std::string op = state.range(1) == 3 ? "maximum" : "add";
+  const std::string n = absl::StrCat(kElements);
+  std::string shape = absl::StrCat(type, "[", n, "]");
+  std::string window;
+  switch (state.range(1)) {
+    case 0:
+      window = "size=255 pad=127_127";
+      break;
+    case 1:
+      window = absl::StrCat("size=", n, " pad=", kElements - 1, "_0");
+      break;
+    case 2:
+      window = "size=3 pad=1_1";
+      break;
+    default:
+      shape = absl::StrCat(type, "[1024,1024]");
+      window = "size=15x15 pad=7_7x7_7";
+      break;
+  }
+  const std::string init = state.range(1) == 3 ? "-inf" : "0";
+  const std::string hlo = absl::StrCat(
+      "HloModule rw\nred {\n  a = ", type, "[] parameter(0)\n  b = ", type,
+      "[] parameter(1)\n  ROOT r = ", type, "[] ", op, "(a, b)\n}\n",
+      "ENTRY e {\n  x = ", shape, " parameter(0)\n  z = ", type, "[] constant(",
+      init, ")\n  ROOT w = ", shape, " reduce-window(x, z), window={", window,
+      "}, to_apply=red\n}\n");
+  std::unique_ptr<Workload> workload = MakeWorkload(hlo, 11, state);
+  if (workload == nullptr || !RunWorkload(*workload, state)) return;
+  state.SetItemsProcessed(kElements * state.iterations());
+}
+BENCHMARK(BM_ReduceWindow1M)
+    ->ArgNames({"bf16", "window"})
+    ->ArgsProduct({{0, 1}, {0, 1, 2, 3}})
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+
 }  // namespace
 }  // namespace kiln
 
