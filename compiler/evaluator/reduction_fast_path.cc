@@ -64,8 +64,8 @@ bool Covers(CombinerOp op, ElementType type) {
 
 }  // namespace
 
-std::optional<CombinerOp> RecognizeCombiner(const Computation& computation,
-                                            ElementType type) {
+std::optional<CombinerOp> MatchCombinerOp(const Computation& computation,
+                                          ElementType type) {
   if (computation.parameters().size() != 2 ||
       computation.instruction_count() != 3) {
     return std::nullopt;
@@ -80,7 +80,12 @@ std::optional<CombinerOp> RecognizeCombiner(const Computation& computation,
       !computation.parameter(1)->shape().Compatible(scalar)) {
     return std::nullopt;
   }
-  std::optional<CombinerOp> op = OpOf(root->opcode());
+  return OpOf(root->opcode());
+}
+
+std::optional<CombinerOp> RecognizeCombiner(const Computation& computation,
+                                            ElementType type) {
+  std::optional<CombinerOp> op = MatchCombinerOp(computation, type);
   if (!op.has_value() || !Covers(*op, type)) return std::nullopt;
   return op;
 }

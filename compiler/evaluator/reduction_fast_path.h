@@ -1,8 +1,9 @@
 // Reduce's fast path: a combiner that is a single add, multiply, maximum,
 // minimum, and or or of its two parameters (in that order) runs as a tight
 // typed loop instead of one computation call per element. The loop folds
-// in the order of reduction_walk.h, the same as the general path, so the
-// result never depends on which path ran (float addition included).
+// in the order of reduction_walk.h, the same as the general path. (reduce
+// sends float add and multiply to the accurate path, reduction_wide.h,
+// instead; reduce-window uses these loops for them.)
 #ifndef KILN_COMPILER_EVALUATOR_REDUCTION_FAST_PATH_H_
 #define KILN_COMPILER_EVALUATOR_REDUCTION_FAST_PATH_H_
 
@@ -21,6 +22,14 @@ namespace eval {
 enum class CombinerOp { kAdd, kMultiply, kMaximum, kMinimum, kAnd, kOr };
 
 // The op `computation` consists of, when it is exactly
+//   p0 = T[] parameter(0), p1 = T[] parameter(1), ROOT r = T[] op(p0, p1)
+// with no other instruction or attribute and `op` one of CombinerOp's, on
+// any element type `type`; nullopt otherwise.
+std::optional<CombinerOp> MatchCombinerOp(const Computation& computation,
+                                          ElementType type);
+
+// MatchCombinerOp's op when, besides, the typed loops below cover `op` on
+// `type`, i.e. when it is exactly
 //   p0 = T[] parameter(0), p1 = T[] parameter(1), ROOT r = T[] op(p0, p1)
 // with no other instruction or attribute, and the fast path covers `op` on
 // `type` (native storage: f32, f64, s8..s64, u8..u64; pred for and/or;

@@ -12,6 +12,7 @@
 #include "compiler/evaluator/reduction_internal.h"
 #include "compiler/evaluator/reduction_util.h"
 #include "compiler/evaluator/reduction_walk.h"
+#include "compiler/evaluator/reduction_wide.h"
 
 namespace kiln {
 namespace eval {
@@ -99,10 +100,20 @@ absl::StatusOr<Literal> ReduceKernel(const Instruction& instruction,
     outputs.push_back(*std::move(output));
   }
   const ReduceWalk walk = PlanReduceWalk(dims, reduced);
-  std::optional<CombinerOp> fast =
-      count == 1 ? RecognizeCombiner(**combiner, operands[0]->element_type())
-                 : std::nullopt;
-  if (fast.has_value()) {
+  const ElementType type = operands[0]->element_type();
+  // Recognised float sums and products accumulate wide and round once
+  // (reduction_wide.h); other single-op combiners run as typed loops in
+  // the spec's order, the rest call the combiner per element in that order.
+  std::optional<CombinerOp> op =
+      count == 1 ? MatchCombinerOp(**combiner, type) : std::nullopt;
+  if (op.has_value() && AccumulatesWide(*op, type)) {
+    absl::Status ok = RunWideReduce(instruction, *op, walk, *operands[0],
+                                    outputs[0], context);
+    if (!ok.ok()) return ok;
+  } else if (std::optional<CombinerOp> fast =
+                 count == 1 ? RecognizeCombiner(**combiner, type)
+                            : std::nullopt;
+             fast.has_value()) {
     RunFastReduce(*fast, walk, *operands[0], outputs[0]);
   } else {
     absl::Status ok =

@@ -1,7 +1,8 @@
 // reduce and map: the spec's worked examples (operation_semantics.md,
 // Reduce and Map; expected values from the spec's text, or worked by hand
-// where noted), the variadic form, the fold order, and the fast path
-// agreeing bit for bit with the general path.
+// where noted), the variadic form, the fold order, the fast path agreeing
+// bit for bit with the general path, and recognised float sums being
+// accurate (reduction_wide.h).
 #include <string>
 
 #include "absl/strings/match.h"
@@ -85,20 +86,41 @@ TEST(ReduceTest, Spec3DExample) {
                "s32[3] {20, 28, 36}");
 }
 
-// The fold is sequential in row-major order: ((((0 + 1e8) + 1) - 1e8) + 1)
-// = 1 in f32 (the first 1 is absorbed by 1e8, the last is not). A pairwise
-// sum would give 0 or 2. Both paths must fold alike.
-TEST(ReduceTest, FloatAdditionFoldsInRowMajorOrder) {
-  ExpectReduce("f32[4]", "f32[]", "0", "0", "add", "f32[4] {1e8, 1, -1e8, 1}",
-               "f32[] 1");
+// A recognised float add (the single-op combiner `f`) accumulates wide
+// and rounds once (reduction_wide.h): 1e8 + 1 - 1e8 + 1 = 2 exactly. Any
+// other combiner (`f_slow`) folds sequentially in row-major order in f32:
+// ((((0 + 1e8) + 1) - 1e8) + 1) = 1 (the first 1 is absorbed by 1e8, the
+// last is not).
+void ExpectAccurateAndSequential(const std::string& shape,
+                                 const std::string& result,
+                                 const std::string& dims,
+                                 const std::string& argument,
+                                 const std::string& accurate,
+                                 const std::string& sequential) {
+  const std::string prelude = Combiner("f", "add", "f32");
+  EXPECT_EQ(RunToText(ReduceModule(shape, result, dims, "0", "f", prelude),
+                      {argument}),
+            accurate)
+      << "dims={" << dims << "}";
+  EXPECT_EQ(RunToText(ReduceModule(shape, result, dims, "0", "f_slow", prelude),
+                      {argument}),
+            sequential)
+      << "dims={" << dims << "}";
+}
+
+TEST(ReduceTest, FloatAdditionIsAccurateOrSequentialInRowMajorOrder) {
+  ExpectAccurateAndSequential("f32[4]", "f32[]", "0",
+                              "f32[4] {1e8, 1, -1e8, 1}", "f32[] 2", "f32[] 1");
   // Over an outer dimension: each column folds down the rows in order.
-  ExpectReduce("f32[4,2]", "f32[2]", "0", "0", "add",
-               "f32[4,2] {{1e8, 1}, {1, 1e8}, {-1e8, -1e8}, {1, 1}}",
-               "f32[2] {1, 1}");
+  ExpectAccurateAndSequential(
+      "f32[4,2]", "f32[2]", "0",
+      "f32[4,2] {{1e8, 1}, {1, 1e8}, {-1e8, -1e8}, {1, 1}}", "f32[2] {2, 2}",
+      "f32[2] {1, 1}");
   // A middle dimension reduced, the outer and inner kept.
-  ExpectReduce("f32[2,4,1]", "f32[2,1]", "1", "0", "add",
-               "f32[2,4,1] {{{1e8}, {1}, {-1e8}, {1}}, {{1}, {2}, {3}, {4}}}",
-               "f32[2,1] { {1}, {10} }");
+  ExpectAccurateAndSequential(
+      "f32[2,4,1]", "f32[2,1]", "1",
+      "f32[2,4,1] {{{1e8}, {1}, {-1e8}, {1}}, {{1}, {2}, {3}, {4}}}",
+      "f32[2,1] { {2}, {10} }", "f32[2,1] { {1}, {10} }");
 }
 
 // Edge values: NaN propagates through maximum/minimum, signed zeros, inf.
@@ -139,11 +161,18 @@ TEST(ReduceTest, IntegersWrapOnBothPaths) {
                "pred[3] {true, true, false}", "pred[] false");
 }
 
-// Types off the fast path's native storage: computed through the combiner.
-TEST(ReduceTest, NarrowTypesUseTheCombiner) {
-  // bf16: 256 + 1 rounds back to 256 at each step (8 significant bits).
-  ExpectReduce("bf16[3]", "bf16[]", "0", "0", "add", "bf16[3] {256, 1, 1}",
-               "bf16[] 256");
+// Types off the fast path's native storage.
+TEST(ReduceTest, NarrowTypes) {
+  // bf16: the recognised add sums wide, 256 + 1 + 1 = 258; folded in bf16
+  // (8 significant bits), 256 + 1 rounds back to 256 at each step.
+  const std::string bf16 = Combiner("f", "add", "bf16");
+  EXPECT_EQ(RunToText(ReduceModule("bf16[3]", "bf16[]", "0", "0", "f", bf16),
+                      {"bf16[3] {256, 1, 1}"}),
+            "bf16[] 258");
+  EXPECT_EQ(
+      RunToText(ReduceModule("bf16[3]", "bf16[]", "0", "0", "f_slow", bf16),
+                {"bf16[3] {256, 1, 1}"}),
+      "bf16[] 256");
   ExpectReduce("s4[3]", "s4[]", "0", "0", "add", "s4[3] {7, 1, 1}", "s4[] -7");
   ExpectReduce("c64[2]", "c64[]", "0", "(0, 0)", "add",
                "c64[2] {(1, 2), (3, -4)}", "c64[] (4, -2)");
