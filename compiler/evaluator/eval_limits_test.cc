@@ -69,7 +69,9 @@ TEST(StepBudgetTest, BoundsNestedLoopsUnderThePerLoopCap) {
       "  ROOT lt = pred[] compare(s, n), direction=LT\n}\n"
       "obody {\n  s = s32[] parameter(0)\n  z = s32[] constant(0)\n"
       "  inner = s32[] while(z), condition=icond, body=ibody\n"
-      "  one = s32[] constant(1)\n  ROOT j = s32[] add(s, one)\n}\n";
+      "  one = s32[] constant(1)\n  i = s32[] add(s, one)\n"
+      // The inner loop's value is used (as 0), so that it is not dead.
+      "  none = s32[] minimum(inner, z)\n  ROOT j = s32[] add(i, none)\n}\n";
   const std::string hlo = EntryModule(
       {"s32[]"}, "ROOT outer = s32[] while(p0), condition=ocond, body=obody",
       prelude);

@@ -17,6 +17,7 @@
 #include "compiler/evaluator/collective_hub.h"
 #include "compiler/evaluator/data_movement_copy.h"
 #include "compiler/evaluator/kernel.h"
+#include "compiler/ir/op_traits.h"
 #include "compiler/ops/shape_inference.h"
 
 namespace kiln {
@@ -93,6 +94,68 @@ int64_t DeclaredBytes(const Instruction& instruction) {
 bool ResultFits(const Shape& declared, const Shape& actual) {
   if (!declared.is_static()) return true;
   return declared.Compatible(actual);
+}
+
+bool HasSideEffectWithin(const Computation& computation,
+                         absl::flat_hash_map<const Computation*, bool>& memo);
+
+// Whether running `instruction` has an effect beyond its value: its own
+// (op_traits.h: send, recv, infeed, outfeed, rng, channel collectives,
+// custom-calls flagged so, ...) or one inside a computation it calls.
+bool IsSideEffecting(const Instruction& instruction,
+                     absl::flat_hash_map<const Computation*, bool>& memo) {
+  if (HasOwnSideEffect(instruction)) return true;
+  for (const Computation* callee : instruction.called_computations()) {
+    if (HasSideEffectWithin(*callee, memo)) return true;
+  }
+  return false;
+}
+
+bool HasSideEffectWithin(const Computation& computation,
+                         absl::flat_hash_map<const Computation*, bool>& memo) {
+  // A (malformed) recursive call reads false while it is being decided.
+  auto [it, inserted] = memo.try_emplace(&computation, false);
+  if (!inserted) return it->second;
+  bool effect = false;
+  for (const Instruction* instruction : computation.instructions()) {
+    if (IsSideEffecting(*instruction, memo)) {
+      effect = true;
+      break;
+    }
+  }
+  memo[&computation] = effect;
+  return effect;
+}
+
+// The instructions of `order` that must run: the ROOT, every side-effecting
+// instruction, and the operands of these, transitively; parameters are
+// always bound. Dead code is not evaluated: an unused value costs no time,
+// and a dead while loop that would never end does not hang the run.
+std::vector<bool> LiveInstructions(const Instruction* root,
+                                   const std::vector<Instruction*>& order) {
+  absl::flat_hash_map<const Instruction*, size_t> index;
+  for (size_t i = 0; i < order.size(); ++i) index[order[i]] = i;
+  absl::flat_hash_map<const Computation*, bool> memo;
+  std::vector<bool> live(order.size(), false);
+  std::vector<const Instruction*> work = {root};
+  for (const Instruction* instruction : order) {
+    if (instruction->opcode() == Opcode::kParameter ||
+        IsSideEffecting(*instruction, memo)) {
+      work.push_back(instruction);
+    }
+  }
+  while (!work.empty()) {
+    const Instruction* instruction = work.back();
+    work.pop_back();
+    auto found = index.find(instruction);
+    // An operand outside the computation is reported by PlanFor.
+    if (found == index.end() || live[found->second]) continue;
+    live[found->second] = true;
+    for (const Instruction* operand : instruction->operands()) {
+      work.push_back(operand);
+    }
+  }
+  return live;
 }
 
 }  // namespace
@@ -183,7 +246,10 @@ absl::StatusOr<EvalContext::Plan*> EvalContext::PlanFor(
   if (!order.ok()) return order.status();
   auto plan = std::make_unique<Plan>();
   absl::flat_hash_map<const Instruction*, int32_t> slot_of;
-  for (const Instruction* instruction : *order) {
+  const std::vector<bool> live = LiveInstructions(computation.root(), *order);
+  for (size_t i = 0; i < order->size(); ++i) {
+    if (!live[i]) continue;
+    const Instruction* instruction = (*order)[i];
     slot_of[instruction] = static_cast<int32_t>(plan->order.size());
     plan->order.push_back(instruction);
   }
