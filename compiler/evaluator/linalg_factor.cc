@@ -6,15 +6,19 @@
 //
 // cholesky: the unblocked Cholesky-Crout recurrence on the named triangle
 // only; the other triangle of the result is zero (as XLA's expansion
-// leaves it). A matrix that is not positive definite takes the square root
-// of a negative (or NaN) pivot: NaN, which then spreads through the rest
-// of the factor, as in XLA; it is not an error.
+// leaves it). A matrix that is not positive definite (the square root of
+// some pivot is NaN) gives a result that is all NaN, both triangles, as
+// XLA's CholeskyExpander does (it selects a NaN matrix for every batch
+// element whose factorization saw a NaN pivot); it is not an error.
 //
 // triangular-solve: op(a) x = b (left_side) or x op(a) = b, op being
 // NO_TRANSPOSE, TRANSPOSE or ADJOINT; only a's `lower` triangle is read,
 // and with unit_diagonal its diagonal is taken as ones and not read.
 // Forward or back substitution, row operations contiguous over b's rows.
+#include <algorithm>
+#include <cmath>
 #include <complex>
+#include <limits>
 #include <type_traits>
 #include <vector>
 
@@ -43,7 +47,9 @@ bool BoolAttr(const Instruction& instruction, const char* name) {
 }
 
 // Cholesky of one n x n matrix `a` (row-major) into `out`. Reads a[i][j]
-// for i >= j when `lower`, else a[j][i] (conjugated) for i >= j.
+// for i >= j when `lower`, else a[j][i] (conjugated) for i >= j. A NaN
+// pivot (a matrix that is not positive definite, or NaN input) makes every
+// entry of `out` NaN.
 template <typename T>
 void CholeskyMatrix(const T* a, T* out, int64_t n, bool lower) {
   using R = decltype(std::real(T()));
@@ -54,7 +60,13 @@ void CholeskyMatrix(const T* a, T* out, int64_t n, bool lower) {
   for (int64_t j = 0; j < n; ++j) {
     R diagonal = std::real(lower_entry(j, j));
     for (int64_t p = 0; p < j; ++p) diagonal -= std::norm(l[j * n + p]);
-    const T pivot = T(std::sqrt(diagonal));  // NaN when not positive.
+    const R root = std::sqrt(diagonal);  // NaN when not positive.
+    if (std::isnan(root)) {
+      // XLA: seen_error, then Select(seen_error, FullLike(l, NaN), l).
+      std::fill(out, out + n * n, T(std::numeric_limits<R>::quiet_NaN()));
+      return;
+    }
+    const T pivot = T(root);
     l[j * n + j] = pivot;
     for (int64_t i = j + 1; i < n; ++i) {
       T sum = lower_entry(i, j);

@@ -153,11 +153,35 @@ TEST(CholeskyKernelTest, Complex) {
       "c64[2,2] {{(2, 0), (0, -1)}, {(0, 0), (1, 0)}}");
 }
 
-TEST(CholeskyKernelTest, NotPositiveDefiniteGivesNan) {
-  const std::string text = RunToCompactText(Cholesky("f32[2,2]", true),
-                                            {"f32[2,2] {{-1, 0}, {0, 1}}"});
-  EXPECT_TRUE(absl::StrContains(text, "nan")) << text;
-  EXPECT_FALSE(absl::StartsWith(text, "error")) << text;
+// XLA returns an all-NaN matrix (both triangles) for each batch element
+// whose factorization meets a NaN pivot, and factors the others as usual.
+TEST(CholeskyKernelTest, NotPositiveDefiniteGivesAllNanForThatMatrixOnly) {
+  // The failing pivot is the last one: a partial factor would keep l00 = 1.
+  EXPECT_EQ(
+      RunToCompactText(Cholesky("f32[2,2,2]", true),
+                       {"f32[2,2,2] {{{1, 0}, {2, 1}}, {{4, 0}, {2, 2}}}"}),
+      "f32[2,2,2] {{{nan, nan}, {nan, nan}}, {{2, 0}, {1, 1}}}");
+  // The first pivot fails; upper triangle; f64.
+  EXPECT_EQ(RunToCompactText(Cholesky("f64[2,2]", false),
+                             {"f64[2,2] {{-1, 0}, {0, 1}}"}),
+            "f64[2,2] {{nan, nan}, {nan, nan}}");
+  // Complex: NaN + 0i everywhere.
+  EXPECT_EQ(
+      RunToCompactText(Cholesky("c64[2,2]", true),
+                       {"c64[2,2] {{(1, 0), (0, 0)}, {(0, 0), (-1, 0)}}"}),
+      "c64[2,2] {{(nan, 0), (nan, 0)}, {(nan, 0), (nan, 0)}}");
+  // A NaN input spreads to a NaN pivot, hence all NaN too.
+  EXPECT_EQ(RunToCompactText(Cholesky("f32[2,2]", true),
+                             {"f32[2,2] {{4, 0}, {nan, 4}}"}),
+            "f32[2,2] {{nan, nan}, {nan, nan}}");
+}
+
+// A zero pivot is not a failure in XLA (sqrt(0) = 0 is not NaN): a
+// positive semi-definite matrix whose last pivot is 0 keeps its factor.
+TEST(CholeskyKernelTest, ZeroPivotIsNotAFailure) {
+  EXPECT_EQ(RunToCompactText(Cholesky("f32[2,2]", true),
+                             {"f32[2,2] {{4, 0}, {2, 1}}"}),
+            "f32[2,2] {{2, 0}, {1, 0}}");
 }
 
 TEST(CholeskyKernelTest, NarrowFloatRoundsOnStore) {
