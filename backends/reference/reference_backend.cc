@@ -87,9 +87,9 @@ class ReferenceExecutable : public Executable {
 }  // namespace
 
 bool ReferenceBackend::Supports(Opcode opcode, ElementType type) const {
-  if (type == ElementType::kInvalid) return false;
-  return eval::Kernels().Find(opcode) != nullptr ||
-         opcode == Opcode::kParameter;
+  // Per op and type, not "a kernel exists": supports_sweep_test checks
+  // that every valid module Supports accepts runs.
+  return eval::RunsOpOnType(opcode, type);
 }
 
 absl::StatusOr<std::unique_ptr<Executable>> ReferenceBackend::Compile(

@@ -17,6 +17,7 @@
 #include "compiler/evaluator/data_movement_tiled.h"
 #include "compiler/evaluator/kernel.h"
 #include "compiler/evaluator/typed.h"
+#include "compiler/ops/reshape_dynamic.h"
 
 namespace kiln {
 namespace eval {
@@ -328,8 +329,11 @@ absl::StatusOr<int64_t> DimensionAttribute(const Instruction& instruction,
 // reshape of an operand with dynamic sizes: its valid elements in row-major
 // order fill the result. A static result must hold exactly that many; a
 // result with one dynamic dimension takes the size that makes the count
-// come out (XLA infers the dynamic size of a reshape the same way). More
-// than one dynamic result dimension is ambiguous and refused.
+// come out (XLA infers the dynamic size of a reshape the same way). With
+// several, each one that passes a dynamic operand dimension through
+// (compiler/ops/reshape_dynamic.h) takes its size, and at most one other
+// is inferred from the count; the rest is ambiguous, refused by the shape
+// rule and here in the same words.
 absl::StatusOr<Literal> ReshapeDynamicOperand(const Instruction& instruction,
                                               const Literal& in,
                                               EvalContext& context) {
@@ -340,15 +344,18 @@ absl::StatusOr<Literal> ReshapeDynamicOperand(const Instruction& instruction,
     return KernelError(instruction, "reshape needs the operand's element type");
   }
   std::vector<int64_t> sizes = declared.dimensions();
+  const std::vector<int64_t> through =
+      ReshapePassThroughDimensions(instruction.operand(0)->shape(), declared);
   int64_t dynamic_dim = -1;
   int64_t others = 1;
   for (int64_t d = 0; d < declared.rank(); ++d) {
-    if (!declared.is_dynamic_dimension(d)) {
+    if (declared.is_dynamic_dimension(d) && through[d] >= 0) {
+      sizes[d] = in.dynamic_size(through[d]);
+    }
+    if (!declared.is_dynamic_dimension(d) || through[d] >= 0) {
       others *= sizes[d];  // Cannot overflow: the shape has a byte size.
     } else if (dynamic_dim >= 0) {
-      return KernelError(instruction,
-                         "reshape of a dynamic operand to more than one "
-                         "dynamic dimension is not supported");
+      return KernelError(instruction, kReshapeDynamicRefusal);
     } else {
       dynamic_dim = d;
     }

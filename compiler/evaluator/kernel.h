@@ -171,6 +171,13 @@ class KernelTable {
 // The table every family has filled in (kernel_registry.cc).
 const KernelTable& Kernels();
 
+// Whether the evaluator runs `opcode` on values of `type` (as a result or
+// an operand): it has a kernel, and `type` is not one the op is undefined
+// on (complex maximum, minimum, remainder and topk: XLA defines no order
+// or remainder of complex numbers, and the verifier refuses them too).
+// What ReferenceBackend::Supports answers.
+bool RunsOpOnType(Opcode opcode, ElementType type);
+
 // One registration function per family file; each sets its ops' kernels.
 void RegisterStructuralKernels(KernelTable* table);   // structural_kernels.cc
 void RegisterElementwiseKernels(KernelTable* table);  // elementwise_kernels.cc

@@ -23,5 +23,20 @@ const KernelTable& Kernels() {
   return *table;
 }
 
+bool RunsOpOnType(Opcode opcode, ElementType type) {
+  if (type == ElementType::kInvalid) return false;
+  if (opcode == Opcode::kParameter) return true;
+  if (Kernels().Find(opcode) == nullptr) return false;
+  switch (opcode) {
+    case Opcode::kMaximum:
+    case Opcode::kMinimum:
+    case Opcode::kRemainder:
+    case Opcode::kTopK:
+      return !IsComplexType(type);
+    default:
+      return true;
+  }
+}
+
 }  // namespace eval
 }  // namespace kiln

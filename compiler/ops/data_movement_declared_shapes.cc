@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/ops/data_movement_shapes.h"
+#include "compiler/ops/reshape_dynamic.h"
 #include "compiler/ops/shape_rule_util.h"
 
 namespace kiln {
@@ -67,6 +68,12 @@ absl::StatusOr<Shape> ReshapeShape(const Instruction& instruction, ShapeForm) {
                        " changes the element count"),
           section);
     }
+  }
+  if (!ReshapeDynamicSizesDecided(in, out)) {
+    return RuleError(instruction,
+                     absl::StrCat(kReshapeDynamicRefusal, ": ", ShapeText(in),
+                                  " to ", ShapeText(out)),
+                     section);
   }
   const int64_t* inferred =
       instruction.attrs().Get<int64_t>("inferred_dimension");

@@ -82,9 +82,11 @@ constexpr BinaryRule kBinaryRules[] = {
     {Opcode::kSubtract, kNumericClasses, "Sub"},
     {Opcode::kMultiply, kAnyArrayClasses, "Mul"},
     {Opcode::kDivide, kNumericClasses, "Div"},
-    {Opcode::kRemainder, kNumericClasses, "Rem"},
-    {Opcode::kMaximum, kAnyArrayClasses, "Max"},
-    {Opcode::kMinimum, kAnyArrayClasses, "Min"},
+    // No complex: XLA defines no order on complex numbers, nor a remainder
+    // of them (its evaluator and CPU emitter refuse them).
+    {Opcode::kRemainder, kIntegralClasses | kFloatClass, "Rem"},
+    {Opcode::kMaximum, kPredClass | kIntegralClasses | kFloatClass, "Max"},
+    {Opcode::kMinimum, kPredClass | kIntegralClasses | kFloatClass, "Min"},
     {Opcode::kPower, kNumericClasses, "Pow"},
     {Opcode::kAtan2, kFloatOrComplex, "Atan2"},
     {Opcode::kAnd, kPredClass | kIntegralClasses, "And"},

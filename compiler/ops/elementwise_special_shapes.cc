@@ -275,12 +275,14 @@ absl::StatusOr<Shape> StochasticConvertShape(const Instruction& instruction,
   }
   absl::StatusOr<ElementType> target = TargetType(instruction, section);
   if (!target.ok()) return target.status();
-  if (!InClasses(*target, kIntegralClasses | kFloatClass)) {
-    return RuleError(instruction,
-                     absl::StrCat("stochastic-convert targets an integral or "
-                                  "floating-point type, got ",
-                                  ElementTypeName(*target)),
-                     section);
+  if (!InClasses(*target, kIntegralClasses)) {
+    // XLA's stochastic rounding (StochasticConvertDecomposer) is to integer
+    // types only.
+    return RuleError(
+        instruction,
+        absl::StrCat("stochastic-convert to ", ElementTypeName(*target),
+                     ": XLA converts to integer types only"),
+        section);
   }
   return CheckDeclaredDims(instruction, WithElementType(operand, *target),
                            section);

@@ -278,6 +278,14 @@ absl::StatusOr<Shape> TopKShape(const Instruction& instruction,
                                   ", expected at least one dimension"),
                      kTopK);
   }
+  if (IsComplexType(shape.element_type())) {
+    // XLA's TopK compares with gt, which complex types lack.
+    return RuleError(instruction,
+                     absl::StrCat("topk of a complex type: complex numbers "
+                                  "have no order (operand ",
+                                  ShapeText(shape), ")"),
+                     kTopK);
+  }
   const int64_t last = shape.dimension(shape.rank() - 1);
   if (*k < 0 || (last >= 0 && *k > last)) {
     return RuleError(
