@@ -81,9 +81,13 @@ std::vector<Acc> ScanDimension(const DimPlan& plan, int d, Combine combine,
   if (m == 0 || outer * inner == 0) return next;
   // The padded, dilated positions the windows cover: [0, span).
   const int64_t span = (m - 1) * s + (w - 1) * wd + 1;
-  // Per output, w combines directly, or about 3 per covered position.
+  // Per output, w combines directly, or about 3 per covered position. A
+  // covered range far longer than the line and the outputs (padding
+  // wider than both) is folded directly too, so that the scans' buffers
+  // stay proportional to the data.
   const bool direct = static_cast<double>(m) * static_cast<double>(w) <=
-                      3.0 * static_cast<double>(span);
+                          3.0 * static_cast<double>(span) ||
+                      span > 4 * (plan.base_len + m) + (int64_t{1} << 20);
   std::vector<Acc> line(static_cast<size_t>(n)), result(static_cast<size_t>(m));
   std::vector<Acc> values, prefix, suffix;
   if (!direct) {
@@ -334,6 +338,18 @@ bool MonoidReduceWindow(MonoidOp op, const Window& window,
     plan.base_len = plan.in == 0 ? 0 : (plan.in - 1) * w.base_dilation + 1;
     if (__builtin_mul_overflow(cells, w.size, &cells)) return false;
   }
+  // The temporaries (up to 16 bytes per element of the input and of each
+  // pass's result, and the scans' buffers): past a few GiB, leave the
+  // window to the general path rather than exhaust memory.
+  int64_t largest = std::max(input.element_count(), output.element_count());
+  for (int64_t d = static_cast<int64_t>(plans.size()) - 1,
+               count = input.element_count();
+       d >= 0; --d) {
+    if (plans[d].in != 0) count = count / plans[d].in * plans[d].out;
+    largest = std::max(largest, count);
+    if (largest > (int64_t{1} << 27)) return false;
+  }
+  if (largest > (int64_t{1} << 27)) return false;
   const ElementType type = input.element_type();
   const ElementTypeInfo& info = GetElementTypeInfo(type);
   if (info.kind == TypeKind::kFloat) {

@@ -36,7 +36,8 @@ std::optional<MonoidOp> RecognizeMonoid(const Computation& computation,
 // `window` (validated: sizes, strides and dilations >= 1, one entry per
 // dimension) and scalar `init` into `output` (dimensions `out_dims`, the
 // shape rule's). False, with `output` untouched, when the window's cell
-// count overflows int64 (the caller takes its general path).
+// count overflows int64 or the temporaries would pass 2^27 elements of up
+// to 16 bytes (the caller takes its general path).
 bool MonoidReduceWindow(MonoidOp op, const Window& window,
                         const std::vector<int64_t>& out_dims,
                         const Literal& input, const Literal& init,
