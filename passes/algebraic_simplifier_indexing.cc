@@ -8,6 +8,7 @@
 #include <optional>
 #include <vector>
 
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/computation.h"
 #include "compiler/ir/opcode.h"
 #include "passes/algebraic_simplifier.h"
@@ -25,7 +26,7 @@ using Dims = std::vector<int64_t>;
 // is x's element s1 + (s2 + j*t2)*t1: start s1 + s2*t1, stride t1*t2.
 Result SliceTrivial(Instruction* slice, RewriteContext& context) {
   if (slice->opcode() != Opcode::kSlice || !AllStatic(slice)) return false;
-  const SliceRanges* outer = slice->attrs().Get<SliceRanges>("slice");
+  const SliceRanges* outer = slice->attrs().Get<SliceRanges>(attr::kSlice);
   Instruction* inner = slice->operand(0);
   if (outer == nullptr ||
       static_cast<int64_t>(outer->ranges.size()) != slice->shape().rank()) {
@@ -34,7 +35,8 @@ Result SliceTrivial(Instruction* slice, RewriteContext& context) {
   if (CanReplace(slice, inner)) {
     return ReplaceAndClean(context, slice, inner);
   }
-  const SliceRanges* inner_ranges = inner->attrs().Get<SliceRanges>("slice");
+  const SliceRanges* inner_ranges =
+      inner->attrs().Get<SliceRanges>(attr::kSlice);
   if (inner->opcode() != Opcode::kSlice || inner_ranges == nullptr ||
       !AllStatic(inner) ||
       inner_ranges->ranges.size() != outer->ranges.size()) {
@@ -52,7 +54,7 @@ Result SliceTrivial(Instruction* slice, RewriteContext& context) {
         count == 0 ? range.start : range.start + (count - 1) * range.stride + 1;
     composed.ranges.push_back(range);
   }
-  slice->mutable_attrs()->Set("slice", composed);
+  slice->mutable_attrs()->Set(attr::kSlice, composed);
   slice->ReplaceOperandWith(0, inner->operand(0));
   absl::Status removed = RemoveIfDead(context, inner);
   if (!removed.ok()) return removed;
@@ -62,7 +64,7 @@ Result SliceTrivial(Instruction* slice, RewriteContext& context) {
 // The dimension `concat` joins its operands along, or -1.
 int64_t ConcatenatedDimension(const Instruction& concat) {
   const std::vector<int64_t>* dims =
-      concat.attrs().Get<std::vector<int64_t>>("dimensions");
+      concat.attrs().Get<std::vector<int64_t>>(attr::kDimensions);
   return dims == nullptr || dims->size() != 1 ? -1 : (*dims)[0];
 }
 
@@ -74,7 +76,7 @@ Result SliceOfConcatenate(Instruction* slice, RewriteContext& context) {
   if (concat->opcode() != Opcode::kConcatenate || !AllStatic(concat)) {
     return false;
   }
-  const SliceRanges* ranges = slice->attrs().Get<SliceRanges>("slice");
+  const SliceRanges* ranges = slice->attrs().Get<SliceRanges>(attr::kSlice);
   const int64_t dim = ConcatenatedDimension(*concat);
   if (ranges == nullptr || dim < 0 ||
       dim >= static_cast<int64_t>(ranges->ranges.size()) ||
@@ -92,7 +94,7 @@ Result SliceOfConcatenate(Instruction* slice, RewriteContext& context) {
       SliceRanges shifted = *ranges;
       shifted.ranges[dim].start -= offset;
       shifted.ranges[dim].limit = last - offset + 1;
-      slice->mutable_attrs()->Set("slice", shifted);
+      slice->mutable_attrs()->Set(attr::kSlice, shifted);
       slice->ReplaceOperandWith(0, operand);
       absl::Status removed = RemoveIfDead(context, concat);
       if (!removed.ok()) return removed;
@@ -149,7 +151,7 @@ std::optional<Dims> ClampedConstantStarts(const Instruction& op, int64_t first,
 Result DynamicSliceTrivial(Instruction* ds, RewriteContext& context) {
   if (ds->opcode() != Opcode::kDynamicSlice || !AllStatic(ds)) return false;
   Instruction* operand = ds->operand(0);
-  const Dims* sizes = ds->attrs().Get<Dims>("dynamic_slice_sizes");
+  const Dims* sizes = ds->attrs().Get<Dims>(attr::kDynamicSliceSizes);
   const Dims& dims = operand->shape().dimensions();
   if (sizes == nullptr || sizes->size() != dims.size()) return false;
   for (size_t d = 0; d < dims.size(); ++d) {
@@ -167,7 +169,7 @@ Result DynamicSliceTrivial(Instruction* ds, RewriteContext& context) {
   auto slice =
       std::make_unique<Instruction>(Opcode::kSlice, ds->shape(), "slice");
   slice->AppendOperand(operand);
-  slice->mutable_attrs()->Set("slice", ranges);
+  slice->mutable_attrs()->Set(attr::kSlice, ranges);
   return ReplaceAndClean(context, ds, AddBefore(ds, std::move(slice)));
 }
 
@@ -247,8 +249,9 @@ Result ReduceTrivial(Instruction* reduce, RewriteContext& context) {
     return false;
   }
   Instruction* input = reduce->operand(0);
-  const Dims* dims = reduce->attrs().Get<Dims>("dimensions");
-  Computation* const* reducer = reduce->attrs().Get<Computation*>("to_apply");
+  const Dims* dims = reduce->attrs().Get<Dims>(attr::kDimensions);
+  Computation* const* reducer =
+      reduce->attrs().Get<Computation*>(attr::kToApply);
   if (dims == nullptr || reducer == nullptr || *reducer == nullptr) {
     return false;
   }

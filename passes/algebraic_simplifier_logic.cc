@@ -4,6 +4,7 @@
 #include <optional>
 #include <vector>
 
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/opcode.h"
 #include "compiler/ops/attr_enums.h"
 #include "passes/algebraic_simplifier.h"
@@ -110,7 +111,7 @@ Result SelectOfNot(Instruction* select, RewriteContext& context) {
 bool SelfComparisonIsFixed(const Instruction& compare) {
   const ElementType type = compare.operand(0)->shape().element_type();
   if (IsIntegralOrPred(type)) return true;
-  const EnumValue* order = compare.attrs().Get<EnumValue>("type");
+  const EnumValue* order = compare.attrs().Get<EnumValue>(attr::kType);
   if (order == nullptr || !IsFloatType(type)) return false;
   std::optional<ComparisonType> parsed = ParseComparisonType(order->spelling);
   return parsed.has_value() && *parsed == ComparisonType::kTotalOrder;
@@ -123,7 +124,8 @@ Result CompareSelf(Instruction* compare, RewriteContext& context) {
       !compare->shape().IsArray() || !SelfComparisonIsFixed(*compare)) {
     return false;
   }
-  const EnumValue* direction = compare->attrs().Get<EnumValue>("direction");
+  const EnumValue* direction =
+      compare->attrs().Get<EnumValue>(attr::kDirection);
   if (direction == nullptr) return false;
   std::optional<ComparisonDirection> parsed =
       ParseComparisonDirection(direction->spelling);

@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/opcode.h"
+#include "compiler/util/int_lists.h"
 #include "passes/algebraic_simplifier.h"
 #include "passes/algebraic_simplifier_util.h"
 
@@ -39,7 +41,7 @@ Result Bypass(Instruction* op, Instruction* source, RewriteContext& context) {
 }
 
 const Dims* DimensionsOf(const Instruction* op) {
-  return op->attrs().Get<Dims>("dimensions");
+  return op->attrs().Get<Dims>(attr::kDimensions);
 }
 
 // reshape to the operand's own shape -> operand; reshape(reshape(x)) ->
@@ -62,7 +64,7 @@ Result TransposeTrivial(Instruction* transpose, RewriteContext& context) {
   if (transpose->opcode() != Opcode::kTranspose) return false;
   const Dims* outer = DimensionsOf(transpose);
   if (outer == nullptr) return false;
-  if (IsIdentityPermutation(*outer)) {
+  if (util::IsIdentityPermutation(*outer)) {
     return ReplaceByOperandIf(true, transpose, context);
   }
   Instruction* inner = transpose->operand(0);
@@ -73,7 +75,7 @@ Result TransposeTrivial(Instruction* transpose, RewriteContext& context) {
   }
   Dims composed;
   for (int64_t d : *outer) composed.push_back((*inner_dims)[d]);
-  transpose->mutable_attrs()->Set("dimensions", composed);
+  transpose->mutable_attrs()->Set(attr::kDimensions, composed);
   return Bypass(transpose, inner->operand(0), context);
 }
 
@@ -104,7 +106,7 @@ Result BroadcastTrivial(Instruction* broadcast, RewriteContext& context) {
     return false;
   }
   const Dims& outer = *DimensionsOf(broadcast);
-  if (IsIdentityPermutation(outer) &&
+  if (util::IsIdentityPermutation(outer) &&
       outer.size() == static_cast<size_t>(broadcast->shape().rank())) {
     return ReplaceByOperandIf(true, broadcast, context);
   }
@@ -115,7 +117,7 @@ Result BroadcastTrivial(Instruction* broadcast, RewriteContext& context) {
   }
   Dims composed;
   for (int64_t d : *DimensionsOf(inner)) composed.push_back(outer[d]);
-  broadcast->mutable_attrs()->Set("dimensions", composed);
+  broadcast->mutable_attrs()->Set(attr::kDimensions, composed);
   return Bypass(broadcast, inner->operand(0), context);
 }
 
@@ -197,7 +199,7 @@ Result ConvertTrivial(Instruction* convert, RewriteContext& context) {
 // pad with no padding at all -> operand.
 Result PadNothing(Instruction* pad, RewriteContext& context) {
   if (pad->opcode() != Opcode::kPad) return false;
-  const PaddingConfig* config = pad->attrs().Get<PaddingConfig>("padding");
+  const PaddingConfig* config = pad->attrs().Get<PaddingConfig>(attr::kPadding);
   if (config == nullptr) return false;
   for (const PaddingDimension& dim : config->dimensions) {
     if (dim.low != 0 || dim.high != 0 || dim.interior != 0) return false;
@@ -260,7 +262,7 @@ Result MoveOfScalarBroadcast(Instruction* op, RewriteContext& context) {
   auto broadcast = std::make_unique<Instruction>(Opcode::kBroadcast,
                                                  op->shape(), "broadcast");
   broadcast->AppendOperand(inner->operand(0));
-  broadcast->mutable_attrs()->Set("dimensions", Dims{});
+  broadcast->mutable_attrs()->Set(attr::kDimensions, Dims{});
   return ReplaceAndClean(context, op, AddBefore(op, std::move(broadcast)));
 }
 

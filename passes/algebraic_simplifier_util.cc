@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "absl/container/flat_hash_set.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/computation.h"
 #include "compiler/ir/opcode.h"
 
@@ -249,7 +250,7 @@ Instruction* AddFilledConstant(Instruction* before, const Shape& shape,
   auto broadcast =
       std::make_unique<Instruction>(Opcode::kBroadcast, shape, "broadcast");
   broadcast->AppendOperand(added);
-  broadcast->mutable_attrs()->Set("dimensions", std::vector<int64_t>{});
+  broadcast->mutable_attrs()->Set(attr::kDimensions, std::vector<int64_t>{});
   return AddBefore(before, std::move(broadcast));
 }
 
@@ -310,13 +311,6 @@ void AddRewrite(std::vector<Rewrite>* rewrites, std::string name,
   // and the evaluator's results differ there between an op and its operand.
   rewrites->push_back({std::move(name), std::move(fn), std::move(opcodes),
                        /*plain_only=*/true});
-}
-
-bool IsIdentityPermutation(const std::vector<int64_t>& dims) {
-  for (size_t i = 0; i < dims.size(); ++i) {
-    if (dims[i] != static_cast<int64_t>(i)) return false;
-  }
-  return true;
 }
 
 }  // namespace algsimp

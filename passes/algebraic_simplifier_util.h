@@ -102,9 +102,6 @@ absl::Status RemoveIfDead(RewriteContext& context, Instruction* instruction);
 void AddRewrite(std::vector<Rewrite>* rewrites, std::string name,
                 std::vector<Opcode> opcodes, RewriteFn fn);
 
-// The permutation 0, 1, ..., n-1.
-bool IsIdentityPermutation(const std::vector<int64_t>& dims);
-
 }  // namespace algsimp
 }  // namespace kiln
 

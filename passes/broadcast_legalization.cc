@@ -11,11 +11,13 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/computation.h"
 #include "compiler/ir/instruction.h"
 #include "compiler/ir/op_traits.h"
 #include "compiler/ir/opcode.h"
 #include "compiler/ir/shape.h"
+#include "compiler/util/int_lists.h"
 
 namespace kiln {
 namespace {
@@ -56,18 +58,11 @@ bool IsStaticArray(const Shape& shape) {
   return shape.IsArray() && shape.is_static();
 }
 
-bool Contains(const Dims& list, int64_t value) {
-  for (int64_t x : list) {
-    if (x == value) return true;
-  }
-  return false;
-}
-
 // True when the result dims not named in `dims` all have size 1, i.e. the
 // broadcast replicates nothing.
 bool AddsOnlySizeOneDims(const Dims& dims, const Dims& result) {
   for (int64_t d = 0; d < static_cast<int64_t>(result.size()); ++d) {
-    if (!Contains(dims, d) && result[d] != 1) return false;
+    if (!util::Contains(dims, d) && result[d] != 1) return false;
   }
   return true;
 }
@@ -84,24 +79,13 @@ bool KeepsElementOrder(const Dims& dims, const Dims& operand_sizes) {
   return true;
 }
 
-bool IsPermutation(const Dims& dims) {
-  std::vector<bool> seen(dims.size(), false);
-  for (int64_t d : dims) {
-    if (d < 0 || d >= static_cast<int64_t>(dims.size()) || seen[d]) {
-      return false;
-    }
-    seen[d] = true;
-  }
-  return true;
-}
-
 // A broadcast whose operand dims match their result dims exactly (XLA's).
 bool IsStrictBroadcast(const Instruction& instruction) {
   if (instruction.opcode() != Opcode::kBroadcast ||
       instruction.operand_count() != 1) {
     return false;
   }
-  const Dims* dims = instruction.attrs().Get<Dims>("dimensions");
+  const Dims* dims = instruction.attrs().Get<Dims>(attr::kDimensions);
   const Shape& in = instruction.operand(0)->shape();
   const Shape& out = instruction.shape();
   if (dims == nullptr || !IsStaticArray(in) || !IsStaticArray(out) ||
@@ -150,7 +134,7 @@ class Rewriter {
   // A strict broadcast of `source` to `result`, in canonical form.
   Instruction* Broadcast(Instruction* source, Dims dims, const Shape& result) {
     if (IsStrictBroadcast(*source)) {
-      const Dims& inner = *source->attrs().Get<Dims>("dimensions");
+      const Dims& inner = *source->attrs().Get<Dims>(attr::kDimensions);
       Dims composed;
       for (int64_t d : inner) composed.push_back(dims[d]);
       dims = std::move(composed);
@@ -159,7 +143,7 @@ class Rewriter {
     const Dims& out = result.dimensions();
     const Dims& in = source->shape().dimensions();
     if (AddsOnlySizeOneDims(dims, out)) {
-      if (dims.size() == out.size() && IsPermutation(dims) &&
+      if (dims.size() == out.size() && util::IsPermutation(dims) &&
           !KeepsElementOrder(dims, in)) {
         return Transpose(source, dims, result);
       }
@@ -171,7 +155,7 @@ class Rewriter {
     auto broadcast =
         std::make_unique<Instruction>(Opcode::kBroadcast, result, "broadcast");
     broadcast->AppendOperand(source);
-    broadcast->mutable_attrs()->Set("dimensions", std::move(dims));
+    broadcast->mutable_attrs()->Set(attr::kDimensions, std::move(dims));
     return Add(std::move(broadcast));
   }
 
@@ -199,7 +183,7 @@ class Rewriter {
     auto transpose =
         std::make_unique<Instruction>(Opcode::kTranspose, result, "transpose");
     transpose->AppendOperand(source);
-    transpose->mutable_attrs()->Set("dimensions", std::move(permutation));
+    transpose->mutable_attrs()->Set(attr::kDimensions, std::move(permutation));
     return Add(std::move(transpose));
   }
 
@@ -237,7 +221,8 @@ absl::StatusOr<bool> LegalizeElementwise(Computation* computation,
       return false;
     }
   }
-  const Dims* in_dims = instruction->attrs().Get<Dims>("broadcast_dimensions");
+  const Dims* in_dims =
+      instruction->attrs().Get<Dims>(attr::kBroadcastDimensions);
   Rewriter rewriter(computation, *instruction);
   bool changed = false;
   absl::flat_hash_map<Instruction*, Instruction*> expanded;
@@ -245,7 +230,7 @@ absl::StatusOr<bool> LegalizeElementwise(Computation* computation,
     Instruction* operand = instruction->operand(index);
     const Shape& shape = operand->shape();
     if (shape.dimensions() == result.dimensions()) continue;
-    if (shape.IsScalar() && Contains(spec.scalar_ok, index)) continue;
+    if (shape.IsScalar() && util::Contains(spec.scalar_ok, index)) continue;
     Dims dims;
     if (shape.rank() == result.rank()) {
       for (int64_t d = 0; d < shape.rank(); ++d) dims.push_back(d);
@@ -284,7 +269,7 @@ absl::StatusOr<bool> LegalizeElementwise(Computation* computation,
     absl::Status removed = RemoveIfFoldedAway(computation, old_operand);
     if (!removed.ok()) return removed;
   }
-  if (instruction->mutable_attrs()->Erase("broadcast_dimensions")) {
+  if (instruction->mutable_attrs()->Erase(attr::kBroadcastDimensions)) {
     changed = true;
   }
   return changed;
@@ -294,7 +279,7 @@ absl::StatusOr<bool> LegalizeElementwise(Computation* computation,
 // are reshapes, transposes or no-ops.
 absl::StatusOr<bool> CanonicalizeBroadcast(Computation* computation,
                                            Instruction* broadcast) {
-  const Dims* dims = broadcast->attrs().Get<Dims>("dimensions");
+  const Dims* dims = broadcast->attrs().Get<Dims>(attr::kDimensions);
   Instruction* operand =
       broadcast->operand_count() == 1 ? broadcast->operand(0) : nullptr;
   if (dims == nullptr || operand == nullptr ||
@@ -318,7 +303,7 @@ absl::StatusOr<bool> CanonicalizeBroadcast(Computation* computation,
   }
   if (replacement->opcode() == Opcode::kBroadcast &&
       replacement->operand(0) == operand &&
-      *replacement->attrs().Get<Dims>("dimensions") == *dims) {
+      *replacement->attrs().Get<Dims>(attr::kDimensions) == *dims) {
     // Already canonical: drop the duplicate just built.
     absl::Status removed = computation->RemoveInstruction(replacement);
     if (!removed.ok()) return removed;

@@ -10,6 +10,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/computation.h"
 #include "compiler/ir/opcode.h"
 #include "compiler/ops/attr_enums.h"
@@ -99,7 +100,7 @@ class FusionBuilder {
         auto element = std::make_unique<Instruction>(
             Opcode::kGetTupleElement, root->shape(), "get-tuple-element");
         element->AppendOperand(fusion_);
-        element->mutable_attrs()->Set("index", static_cast<int64_t>(i));
+        element->mutable_attrs()->Set(attr::kIndex, static_cast<int64_t>(i));
         value = computation_->AddInstructionBefore(std::move(element), root);
       }
       status = root->ReplaceAllUsesWith(value);
@@ -179,8 +180,8 @@ class FusionBuilder {
     auto fusion =
         std::make_unique<Instruction>(Opcode::kFusion, shape, "fusion");
     for (Instruction* input : planned_.inputs) fusion->AppendOperand(input);
-    fusion->mutable_attrs()->Set("kind", ToEnumValue(planned_.kind));
-    fusion->mutable_attrs()->Set("calls", fused_.get());
+    fusion->mutable_attrs()->Set(attr::kKind, ToEnumValue(planned_.kind));
+    fusion->mutable_attrs()->Set(attr::kCalls, fused_.get());
     fusion->metadata = last_root->metadata;
     fusion->location = last_root->location;
     return computation_->AddInstructionBefore(std::move(fusion), last_root);

@@ -6,9 +6,11 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/computation.h"
 #include "compiler/ir/instruction.h"
 #include "compiler/ir/opcode.h"
+#include "compiler/util/int_lists.h"
 #include "passes/gather_scatter_drivers.h"
 #include "passes/gather_simplification_util.h"
 
@@ -58,7 +60,7 @@ absl::StatusOr<Computation*> BuildBody(Instruction* gather,
 }
 
 absl::StatusOr<bool> ExpandGather(Instruction* gather) {
-  const Dims* slice_sizes = gather->attrs().Get<Dims>("slice_sizes");
+  const Dims* slice_sizes = gather->attrs().Get<Dims>(attr::kSliceSizes);
   if (gather->operand_count() != 2 || slice_sizes == nullptr ||
       !gather_scatter::AllStatic(*gather)) {
     return false;
@@ -68,7 +70,7 @@ absl::StatusOr<bool> ExpandGather(Instruction* gather) {
   const Shape& result = gather->shape();
   const IndexedDims dims = gather_scatter::ReadGatherDims(*gather);
   Emitter emitter(gather->parent(), *gather, gather);
-  if (gather_scatter::Product(result.dimensions()) == 0) {
+  if (util::Product(result.dimensions()) == 0) {
     Instruction* zeros =
         emitter.Zeros(result.element_type(), result.dimensions());
     zeros = gather_scatter::WithShape(emitter, zeros, result);
@@ -82,7 +84,7 @@ absl::StatusOr<bool> ExpandGather(Instruction* gather) {
   }
   const Dims batch_sizes =
       gather_scatter::IndexBatchSizes(dims, indices->shape());
-  const int64_t count = gather_scatter::Product(batch_sizes);
+  const int64_t count = util::Product(batch_sizes);
   Dims window_sizes;
   for (int64_t d :
        gather_scatter::WindowOperandDims(dims, operand->shape().rank())) {

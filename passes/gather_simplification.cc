@@ -6,9 +6,11 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/computation.h"
 #include "compiler/ir/instruction.h"
 #include "compiler/ir/opcode.h"
+#include "compiler/util/int_lists.h"
 #include "passes/gather_scatter_drivers.h"
 #include "passes/gather_simplification_util.h"
 
@@ -30,12 +32,6 @@ struct GatherParts {
   int64_t count;  // Index vectors.
 };
 
-Dims Iota(int64_t begin, int64_t end) {
-  Dims result;
-  for (int64_t i = begin; i < end; ++i) result.push_back(i);
-  return result;
-}
-
 Dims WindowSizes(const GatherParts& g) {
   Dims sizes;
   for (int64_t d :
@@ -48,8 +44,8 @@ Dims WindowSizes(const GatherParts& g) {
 bool IsCanonical(const GatherParts& g) {
   return g.indices->shape().rank() == 2 && g.dims.index_vector_dim == 1 &&
          g.dims.operand_batching.empty() && g.dims.collapsed.empty() &&
-         gather_scatter::IsIdentity(g.dims.index_map) &&
-         g.dims.window == Iota(1, g.operand->shape().rank() + 1);
+         util::IsIdentityPermutation(g.dims.index_map) &&
+         g.dims.window == util::Range(1, g.operand->shape().rank() + 1);
 }
 
 // Slice at the constant start of the only index vector.
@@ -176,7 +172,7 @@ Instruction* Canonicalize(Emitter& emitter, const GatherParts& g,
   Instruction* flat = emitter.Reshape(vectors, {g.count, vector_size});
   Dims permutation = dims.index_map;
   for (int64_t d = 0; d < rank; ++d) {
-    if (!gather_scatter::Contains(dims.index_map, d)) permutation.push_back(d);
+    if (!util::Contains(dims.index_map, d)) permutation.push_back(d);
   }
   Instruction* operand = emitter.Transpose(g.operand, permutation);
   Dims sizes;
@@ -186,17 +182,17 @@ Instruction* Canonicalize(Emitter& emitter, const GatherParts& g,
   gather->AppendOperand(operand);
   gather->AppendOperand(flat);
   IndexedDims canonical_dims;
-  canonical_dims.window = Iota(1, rank + 1);
-  canonical_dims.index_map = Iota(0, vector_size);
+  canonical_dims.window = util::Range(1, rank + 1);
+  canonical_dims.index_map = util::Range(0, vector_size);
   canonical_dims.index_vector_dim = 1;
   gather_scatter::WriteGatherDims(canonical_dims, gather.get());
-  gather->mutable_attrs()->Set("slice_sizes", sizes);
+  gather->mutable_attrs()->Set(attr::kSliceSizes, sizes);
   *canonical = emitter.Add(std::move(gather));
   // Drop the collapsed (size-1) dims and unflatten the batch.
   Dims kept = batch_sizes;
   Dims window_order;  // Operand dims of the kept window dims, in order.
   for (int64_t d : permutation) {
-    if (gather_scatter::Contains(dims.collapsed, d)) continue;
+    if (util::Contains(dims.collapsed, d)) continue;
     kept.push_back(g.sizes[d]);
     window_order.push_back(d);
   }
@@ -206,7 +202,7 @@ Instruction* Canonicalize(Emitter& emitter, const GatherParts& g,
   Dims result_permutation;
   int64_t next_batch = 0, next_window = 0;
   for (int64_t o = 0; o < g.gather->shape().rank(); ++o) {
-    if (gather_scatter::Contains(g.dims.window, o)) {
+    if (util::Contains(g.dims.window, o)) {
       const int64_t d = window_operand[next_window++];
       result_permutation.push_back(
           batch_count +
@@ -224,7 +220,7 @@ Instruction* Canonicalize(Emitter& emitter, const GatherParts& g,
 absl::StatusOr<bool> SimplifyGather(Instruction* gather,
                                     Instruction** canonical) {
   *canonical = nullptr;
-  const Dims* sizes = gather->attrs().Get<Dims>("slice_sizes");
+  const Dims* sizes = gather->attrs().Get<Dims>(attr::kSliceSizes);
   if (gather->operand_count() != 2 || sizes == nullptr ||
       !gather_scatter::AllStatic(*gather)) {
     return false;
@@ -235,12 +231,12 @@ absl::StatusOr<bool> SimplifyGather(Instruction* gather,
                 gather_scatter::ReadGatherDims(*gather),
                 *sizes,
                 0};
-  g.count = gather_scatter::Product(
+  g.count = util::Product(
       gather_scatter::IndexBatchSizes(g.dims, g.indices->shape()));
   const Shape& result = gather->shape();
   Emitter emitter(gather->parent(), *gather, gather);
   Instruction* value = nullptr;
-  if (gather_scatter::Product(result.dimensions()) == 0) {
+  if (util::Product(result.dimensions()) == 0) {
     value = emitter.Zeros(result.element_type(), result.dimensions());
   } else if (std::find(sizes->begin(), sizes->end(), 0) != sizes->end()) {
     return false;  // Not evaluable: nothing to preserve.

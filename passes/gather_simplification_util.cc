@@ -6,9 +6,11 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/element_type.h"
 #include "compiler/ir/module.h"
 #include "compiler/ops/shape_inference.h"
+#include "compiler/util/int_lists.h"
 
 namespace kiln {
 namespace gather_scatter {
@@ -19,23 +21,25 @@ Dims ListOrEmpty(const Instruction& instruction, absl::string_view name) {
   return list == nullptr ? Dims() : *list;
 }
 
-IndexedDims ReadDims(const Instruction& instruction, const char* window,
-                     const char* collapsed, const char* operand_batching,
-                     const char* index_batching, const char* index_map) {
+IndexedDims ReadDims(const Instruction& instruction, absl::string_view window,
+                     absl::string_view collapsed,
+                     absl::string_view operand_batching,
+                     absl::string_view index_batching,
+                     absl::string_view index_map) {
   IndexedDims dims;
   dims.window = ListOrEmpty(instruction, window);
   dims.collapsed = ListOrEmpty(instruction, collapsed);
   dims.operand_batching = ListOrEmpty(instruction, operand_batching);
   dims.index_batching = ListOrEmpty(instruction, index_batching);
   dims.index_map = ListOrEmpty(instruction, index_map);
-  const int64_t* ivd = instruction.attrs().Get<int64_t>("index_vector_dim");
+  const int64_t* ivd = instruction.attrs().Get<int64_t>(attr::kIndexVectorDim);
   dims.index_vector_dim = ivd == nullptr ? 0 : *ivd;
   return dims;
 }
 
-void WriteDims(const IndexedDims& dims, const char* window,
-               const char* collapsed, const char* operand_batching,
-               const char* index_batching, const char* index_map,
+void WriteDims(const IndexedDims& dims, absl::string_view window,
+               absl::string_view collapsed, absl::string_view operand_batching,
+               absl::string_view index_batching, absl::string_view index_map,
                Instruction* instruction) {
   AttributeMap* attrs = instruction->mutable_attrs();
   attrs->Set(window, dims.window);
@@ -47,7 +51,7 @@ void WriteDims(const IndexedDims& dims, const char* window,
     attrs->Set(operand_batching, dims.operand_batching);
     attrs->Set(index_batching, dims.index_batching);
   }
-  attrs->Set("index_vector_dim", dims.index_vector_dim);
+  attrs->Set(attr::kIndexVectorDim, dims.index_vector_dim);
 }
 
 // Parsed modules carry layouts on every array; IR built in code may not.
@@ -68,37 +72,34 @@ bool ShapeIsStatic(const Shape& shape) {
 }  // namespace
 
 IndexedDims ReadGatherDims(const Instruction& gather) {
-  return ReadDims(gather, "offset_dims", "collapsed_slice_dims",
+  return ReadDims(gather, attr::kOffsetDims, "collapsed_slice_dims",
                   "operand_batching_dims", "start_indices_batching_dims",
                   "start_index_map");
 }
 
 IndexedDims ReadScatterDims(const Instruction& scatter) {
-  return ReadDims(scatter, "update_window_dims", "inserted_window_dims",
+  return ReadDims(scatter, attr::kUpdateWindowDims, "inserted_window_dims",
                   "input_batching_dims", "scatter_indices_batching_dims",
                   "scatter_dims_to_operand_dims");
 }
 
 void WriteGatherDims(const IndexedDims& dims, Instruction* gather) {
-  WriteDims(dims, "offset_dims", "collapsed_slice_dims",
+  WriteDims(dims, attr::kOffsetDims, "collapsed_slice_dims",
             "operand_batching_dims", "start_indices_batching_dims",
             "start_index_map", gather);
 }
 
 void WriteScatterDims(const IndexedDims& dims, Instruction* scatter) {
-  WriteDims(dims, "update_window_dims", "inserted_window_dims",
+  WriteDims(dims, attr::kUpdateWindowDims, "inserted_window_dims",
             "input_batching_dims", "scatter_indices_batching_dims",
             "scatter_dims_to_operand_dims", scatter);
-}
-
-bool Contains(absl::Span<const int64_t> list, int64_t value) {
-  return std::find(list.begin(), list.end(), value) != list.end();
 }
 
 Dims WindowOperandDims(const IndexedDims& dims, int64_t operand_rank) {
   Dims result;
   for (int64_t d = 0; d < operand_rank; ++d) {
-    if (!Contains(dims.collapsed, d) && !Contains(dims.operand_batching, d)) {
+    if (!util::Contains(dims.collapsed, d) &&
+        !util::Contains(dims.operand_batching, d)) {
       result.push_back(d);
     }
   }
@@ -119,19 +120,6 @@ Dims IndexBatchSizes(const IndexedDims& dims, const Shape& indices) {
     sizes.push_back(indices.dimension(d));
   }
   return sizes;
-}
-
-int64_t Product(absl::Span<const int64_t> sizes) {
-  int64_t product = 1;
-  for (int64_t size : sizes) product *= size;
-  return product;
-}
-
-bool IsIdentity(absl::Span<const int64_t> permutation) {
-  for (size_t i = 0; i < permutation.size(); ++i) {
-    if (permutation[i] != static_cast<int64_t>(i)) return false;
-  }
-  return true;
 }
 
 bool AllStatic(const Instruction& instruction) {
@@ -289,7 +277,7 @@ Instruction* Emitter::Zeros(ElementType type, const Dims& dims) {
 Instruction* Emitter::Reshape(Instruction* operand, const Dims& dims) {
   if (operand == nullptr) return New(Opcode::kReshape, {nullptr}, {}, "");
   if (operand->shape().dimensions() == dims) return operand;
-  if (Product(dims) == 0) {
+  if (util::Product(dims) == 0) {
     // An empty array has no values to move: a broadcast zero is the same
     // value, and keeps the evaluator's reshape from memcpy-ing the null
     // data of an empty literal (which UBSan reports).
@@ -304,8 +292,8 @@ Instruction* Emitter::Reshape(Instruction* operand, const Dims& dims) {
 }
 
 Instruction* Emitter::Transpose(Instruction* operand, const Dims& permutation) {
-  if (IsIdentity(permutation)) return operand;
-  if (operand != nullptr && Product(operand->shape().dimensions()) == 0) {
+  if (util::IsIdentityPermutation(permutation)) return operand;
+  if (operand != nullptr && util::Product(operand->shape().dimensions()) == 0) {
     Dims dims;
     for (int64_t d : permutation) dims.push_back(operand->shape().dimension(d));
     return Zeros(operand->shape().element_type(), dims);
@@ -325,7 +313,7 @@ Instruction* Emitter::Transpose(Instruction* operand, const Dims& permutation) {
     if (keeps_order) return Reshape(operand, moved);
   }
   AttributeMap attrs;
-  attrs.Set("dimensions", permutation);
+  attrs.Set(attr::kDimensions, permutation);
   return New(Opcode::kTranspose, {operand}, std::move(attrs), "transpose");
 }
 
@@ -336,7 +324,7 @@ Instruction* Emitter::Broadcast(Instruction* operand, const Dims& result_dims,
       Opcode::kBroadcast,
       Shape::Array(operand->shape().element_type(), result_dims), "broadcast");
   broadcast->AppendOperand(operand);
-  broadcast->mutable_attrs()->Set("dimensions", dimensions);
+  broadcast->mutable_attrs()->Set(attr::kDimensions, dimensions);
   return Add(std::move(broadcast));
 }
 
@@ -351,7 +339,7 @@ Instruction* Emitter::Slice(Instruction* operand, const Dims& starts,
     ranges.ranges.push_back(SliceRange{starts[i], limits[i], 1});
   }
   AttributeMap attrs;
-  attrs.Set("slice", std::move(ranges));
+  attrs.Set(attr::kSlice, std::move(ranges));
   return New(Opcode::kSlice, {operand}, std::move(attrs), "slice");
 }
 
@@ -369,7 +357,7 @@ Instruction* Emitter::Concatenate(std::vector<Instruction*> operands,
                                   int64_t dimension) {
   if (operands.size() == 1) return operands[0];
   AttributeMap attrs;
-  attrs.Set("dimensions", Dims{dimension});
+  attrs.Set(attr::kDimensions, Dims{dimension});
   return New(Opcode::kConcatenate, std::move(operands), std::move(attrs),
              "concatenate");
 }
@@ -379,7 +367,7 @@ Instruction* Emitter::Iota(ElementType type, const Dims& dims,
   if (!status_.ok()) return nullptr;
   auto iota = std::make_unique<Instruction>(Opcode::kIota,
                                             Shape::Array(type, dims), "iota");
-  iota->mutable_attrs()->Set("iota_dimension", dimension);
+  iota->mutable_attrs()->Set(attr::kIotaDimension, dimension);
   return Add(std::move(iota));
 }
 
@@ -391,7 +379,7 @@ Instruction* Emitter::Binary(Opcode opcode, Instruction* lhs,
 Instruction* Emitter::Compare(Instruction* lhs, Instruction* rhs,
                               absl::string_view direction) {
   AttributeMap attrs;
-  attrs.Set("direction", EnumValue{std::string(direction)});
+  attrs.Set(attr::kDirection, EnumValue{std::string(direction)});
   return New(Opcode::kCompare, {lhs, rhs}, std::move(attrs), "compare");
 }
 
@@ -406,7 +394,7 @@ Instruction* Emitter::DynamicSlice(Instruction* operand,
   std::vector<Instruction*> operands = {operand};
   operands.insert(operands.end(), starts.begin(), starts.end());
   AttributeMap attrs;
-  attrs.Set("dynamic_slice_sizes", sizes);
+  attrs.Set(attr::kDynamicSliceSizes, sizes);
   return New(Opcode::kDynamicSlice, std::move(operands), std::move(attrs),
              "dynamic-slice");
 }
@@ -426,7 +414,7 @@ Instruction* Emitter::Tuple(std::vector<Instruction*> elements) {
 
 Instruction* Emitter::GetTupleElement(Instruction* tuple, int64_t index) {
   AttributeMap attrs;
-  attrs.Set("index", index);
+  attrs.Set(attr::kIndex, index);
   return New(Opcode::kGetTupleElement, {tuple}, std::move(attrs),
              "get-tuple-element");
 }
@@ -437,24 +425,24 @@ Instruction* Emitter::Map(std::vector<Instruction*> operands,
   if (!operands.empty() && operands[0] != nullptr) {
     Dims all(operands[0]->shape().rank());
     for (size_t d = 0; d < all.size(); ++d) all[d] = d;
-    attrs.Set("dimensions", std::move(all));
+    attrs.Set(attr::kDimensions, std::move(all));
   }
-  attrs.Set("to_apply", to_apply);
+  attrs.Set(attr::kToApply, to_apply);
   return New(Opcode::kMap, std::move(operands), std::move(attrs), "map");
 }
 
 Instruction* Emitter::Call(std::vector<Instruction*> operands,
                            Computation* to_apply) {
   AttributeMap attrs;
-  attrs.Set("to_apply", to_apply);
+  attrs.Set(attr::kToApply, to_apply);
   return New(Opcode::kCall, std::move(operands), std::move(attrs), "call");
 }
 
 Instruction* Emitter::While(Instruction* init, Computation* condition,
                             Computation* body) {
   AttributeMap attrs;
-  attrs.Set("condition", condition);
-  attrs.Set("body", body);
+  attrs.Set(attr::kCondition, condition);
+  attrs.Set(attr::kBody, body);
   return New(Opcode::kWhile, {init}, std::move(attrs), "while");
 }
 
@@ -612,7 +600,7 @@ Instruction* FlatIndexVectorsS64(Emitter& emitter, Instruction* indices,
                                  const IndexedDims& dims) {
   const int64_t vector_size = dims.index_map.size();
   if (vector_size == 0) return nullptr;
-  const int64_t count = Product(IndexBatchSizes(dims, indices->shape()));
+  const int64_t count = util::Product(IndexBatchSizes(dims, indices->shape()));
   Instruction* vectors =
       IndexVectorLast(emitter, indices, dims.index_vector_dim);
   return emitter.Reshape(emitter.IndicesAsS64(vectors), {count, vector_size});
@@ -817,7 +805,7 @@ Dims GatherResultPermutation(const IndexedDims& dims, int64_t result_rank) {
   int64_t next_batch = 0;
   int64_t next_window = 0;
   for (int64_t o = 0; o < result_rank; ++o) {
-    if (Contains(dims.window, o)) {
+    if (util::Contains(dims.window, o)) {
       permutation.push_back(batch_count + next_window++);
     } else {
       permutation.push_back(next_batch++);

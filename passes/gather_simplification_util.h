@@ -54,9 +54,7 @@ Dims WindowOperandDims(const IndexedDims& dims, int64_t operand_rank);
 Dims IndexBatchDims(const IndexedDims& dims, int64_t indices_rank);
 // Sizes of those dims, and their product (the number of index vectors).
 Dims IndexBatchSizes(const IndexedDims& dims, const Shape& indices);
-int64_t Product(absl::Span<const int64_t> sizes);
-bool Contains(absl::Span<const int64_t> list, int64_t value);
-bool IsIdentity(absl::Span<const int64_t> permutation);
+// Product, Contains and IsIdentityPermutation: compiler/util/int_lists.h.
 // The largest value of an integer type (u64: 2^64-1).
 uint64_t IntegerMax(ElementType type);
 // Every array shape of `instruction` and its operands static.

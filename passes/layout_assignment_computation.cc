@@ -14,6 +14,7 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/computation.h"
 #include "compiler/ir/instruction.h"
 #include "compiler/ir/opcode.h"
@@ -693,7 +694,7 @@ absl::Status ComputationAssigner::ProcessReduce(Instruction* instruction,
   absl::StatusOr<const Shape*> decided = Decided(operand);
   if (!decided.ok()) return decided.status();
   const std::vector<int64_t>* reduced =
-      instruction->attrs().Get<std::vector<int64_t>>("dimensions");
+      instruction->attrs().Get<std::vector<int64_t>>(attr::kDimensions);
   std::vector<int64_t> renumber(operand->shape().rank(), -1);
   int64_t next = 0;
   for (int64_t d = 0; d < operand->shape().rank(); ++d) {

@@ -8,6 +8,7 @@
 
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/opcode.h"
 #include "passes/layout_assignment_computation.h"
 #include "passes/layout_assignment_util.h"
@@ -145,7 +146,7 @@ absl::StatusOr<Instruction*> ComputationAssigner::ConvertTo(
     for (int64_t i = 0; i < shape.tuple_size(); ++i) {
       auto element = std::make_unique<Instruction>(
           Opcode::kGetTupleElement, shape.tuple_shape(i), "get-tuple-element");
-      element->mutable_attrs()->Set("index", static_cast<int64_t>(i));
+      element->mutable_attrs()->Set(attr::kIndex, static_cast<int64_t>(i));
       element->AppendOperand(value);
       Instruction* part = Insert(std::move(element), before);
       if (!LayoutsMatch(part->shape(), target.tuple_shape(i))) {
@@ -203,9 +204,9 @@ absl::Status ComputationAssigner::ProcessCall(Instruction* instruction,
 
 absl::Status ComputationAssigner::ProcessWhile(Instruction* instruction) {
   Computation* const* body_attr =
-      instruction->attrs().Get<Computation*>("body");
+      instruction->attrs().Get<Computation*>(attr::kBody);
   Computation* const* condition_attr =
-      instruction->attrs().Get<Computation*>("condition");
+      instruction->attrs().Get<Computation*>(attr::kCondition);
   if (body_attr == nullptr || condition_attr == nullptr ||
       instruction->operand_count() != 1 ||
       (*body_attr)->parameters().size() != 1 ||
@@ -225,7 +226,7 @@ absl::Status ComputationAssigner::ProcessWhile(Instruction* instruction) {
     absl::StatusOr<Computation*> clone = module_.Clone(body);
     if (!clone.ok()) return clone.status();
     body = *clone;
-    instruction->mutable_attrs()->Set("body", body);
+    instruction->mutable_attrs()->Set(attr::kBody, body);
     assigned = nullptr;
   }
   if (assigned == nullptr) {
@@ -241,7 +242,7 @@ absl::Status ComputationAssigner::ProcessWhile(Instruction* instruction) {
     absl::StatusOr<Computation*> clone = module_.Clone(condition);
     if (!clone.ok()) return clone.status();
     condition = *clone;
-    instruction->mutable_attrs()->Set("condition", condition);
+    instruction->mutable_attrs()->Set(attr::kCondition, condition);
     checked = nullptr;
   }
   if (checked == nullptr) {
@@ -258,10 +259,10 @@ absl::Status ComputationAssigner::ProcessWhile(Instruction* instruction) {
 absl::Status ComputationAssigner::ProcessConditional(Instruction* instruction,
                                                      const Info& info) {
   std::vector<Computation*> branches;
-  const bool listed = instruction->attrs().Has("branch_computations");
+  const bool listed = instruction->attrs().Has(attr::kBranchComputations);
   if (listed) {
     branches =
-        *instruction->attrs().Get<ComputationList>("branch_computations");
+        *instruction->attrs().Get<ComputationList>(attr::kBranchComputations);
   } else {
     for (const char* name : {"true_computation", "false_computation"}) {
       Computation* const* branch = instruction->attrs().Get<Computation*>(name);
@@ -290,7 +291,7 @@ absl::Status ComputationAssigner::ProcessConditional(Instruction* instruction,
       if (!clone.ok()) return clone.status();
       branch = branches[i] = *clone;
       if (listed) {
-        instruction->mutable_attrs()->Set("branch_computations", branches);
+        instruction->mutable_attrs()->Set(attr::kBranchComputations, branches);
       } else {
         instruction->mutable_attrs()->Set(
             i == 0 ? "true_computation" : "false_computation", branch);

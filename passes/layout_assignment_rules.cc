@@ -3,6 +3,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/op_traits.h"
 #include "compiler/ir/opcode.h"
 #include "passes/layout_assignment_internal.h"
@@ -31,7 +32,8 @@ bool IsFixedOpcode(Opcode opcode) {
 bool IsFixed(const Instruction& instruction, const PlainLayouts& plain) {
   if (IsFixedOpcode(instruction.opcode())) return true;
   if (GetOpTraits(instruction.opcode()).collective) {
-    const bool* constrain = instruction.attrs().Get<bool>("constrain_layout");
+    const bool* constrain =
+        instruction.attrs().Get<bool>(attr::kConstrainLayout);
     if (constrain != nullptr && *constrain) return true;
   }
   // Tiles, element sizes, memory spaces, ...: Kiln does not reassign them.
@@ -73,7 +75,7 @@ absl::StatusOr<Rule> ArrayRule(const Instruction& instruction) {
       return Rule::kSource;
     case Opcode::kTranspose: {
       const auto* permutation =
-          instruction.attrs().Get<std::vector<int64_t>>("dimensions");
+          instruction.attrs().Get<std::vector<int64_t>>(attr::kDimensions);
       const Shape* operand = instruction.operand_count() == 1
                                  ? &instruction.operand(0)->shape()
                                  : nullptr;
@@ -112,7 +114,7 @@ absl::StatusOr<Rule> RuleOf(const Instruction& instruction,
       }
       return Rule::kTuple;
     case Opcode::kGetTupleElement: {
-      const int64_t* index = instruction.attrs().Get<int64_t>("index");
+      const int64_t* index = instruction.attrs().Get<int64_t>(attr::kIndex);
       if (instruction.operand_count() != 1 || index == nullptr ||
           !instruction.operand(0)->shape().IsTuple() || *index < 0 ||
           *index >= instruction.operand(0)->shape().tuple_size()) {
@@ -138,7 +140,7 @@ absl::StatusOr<Rule> RuleOf(const Instruction& instruction,
       return Rule::kConditional;
     case Opcode::kReduce: {
       const auto* dims =
-          instruction.attrs().Get<std::vector<int64_t>>("dimensions");
+          instruction.attrs().Get<std::vector<int64_t>>(attr::kDimensions);
       if (instruction.operand_count() < 2 || dims == nullptr ||
           !instruction.operand(0)->shape().IsArray()) {
         return Rule::kGeneric;
@@ -159,11 +161,11 @@ absl::StatusOr<Rule> RuleOf(const Instruction& instruction,
 
 const std::vector<int64_t>& TransposePermutation(
     const Instruction& instruction) {
-  return *instruction.attrs().Get<std::vector<int64_t>>("dimensions");
+  return *instruction.attrs().Get<std::vector<int64_t>>(attr::kDimensions);
 }
 
 int64_t TupleIndex(const Instruction& instruction) {
-  return *instruction.attrs().Get<int64_t>("index");
+  return *instruction.attrs().Get<int64_t>(attr::kIndex);
 }
 
 }  // namespace layout_internal

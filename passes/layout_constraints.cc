@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/opcode.h"
 #include "passes/layout_assignment_util.h"
 
@@ -85,7 +86,7 @@ LayoutRequirement StandardLayoutConstraints::Requirement(
   if (instruction.opcode() == Opcode::kConvolution && rules_.convolution_nhwc &&
       instruction.operand_count() == 2) {
     const auto* dnums =
-        instruction.attrs().Get<ConvolutionDimensionNumbers>("dim_labels");
+        instruction.attrs().Get<ConvolutionDimensionNumbers>(attr::kDimLabels);
     if (dnums == nullptr) return {};
     requirement.operands.push_back(ConvolutionInputNhwcLayout(*dnums));
     requirement.operands.push_back(ConvolutionKernelHwioLayout(*dnums));

@@ -6,9 +6,11 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/computation.h"
 #include "compiler/ir/instruction.h"
 #include "compiler/ir/opcode.h"
+#include "compiler/util/int_lists.h"
 #include "passes/gather_scatter_drivers.h"
 #include "passes/gather_simplification_util.h"
 
@@ -39,8 +41,7 @@ Instruction* FlatUpdates(Emitter& emitter, Instruction* updates,
   Dims permutation;
   const int64_t rank = updates->shape().rank();
   for (int64_t d = 0; d < rank; ++d) {
-    if (!gather_scatter::Contains(plan.dims.window, d))
-      permutation.push_back(d);
+    if (!util::Contains(plan.dims.window, d)) permutation.push_back(d);
   }
   for (int64_t d : plan.dims.window) permutation.push_back(d);
   Dims flat = {count};
@@ -101,7 +102,8 @@ Instruction* OperandsAsResult(Emitter& emitter, Instruction* scatter,
 }
 
 absl::StatusOr<bool> ExpandScatter(Instruction* scatter) {
-  Computation* const* to_apply = scatter->attrs().Get<Computation*>("to_apply");
+  Computation* const* to_apply =
+      scatter->attrs().Get<Computation*>(attr::kToApply);
   if (to_apply == nullptr || *to_apply == nullptr ||
       scatter->operand_count() < 3 || scatter->operand_count() % 2 == 0 ||
       !gather_scatter::AllStatic(*scatter)) {
@@ -116,8 +118,8 @@ absl::StatusOr<bool> ExpandScatter(Instruction* scatter) {
   Instruction* indices = scatter->operand(n);
   const Shape& updates_shape = scatter->operand(n + 1)->shape();
   Emitter emitter(scatter->parent(), *scatter, scatter);
-  if (gather_scatter::Product(updates_shape.dimensions()) == 0 ||
-      gather_scatter::Product(operand_shape.dimensions()) == 0) {
+  if (util::Product(updates_shape.dimensions()) == 0 ||
+      util::Product(operand_shape.dimensions()) == 0) {
     // No update element, or none can fit: the operands are the result.
     Instruction* value = OperandsAsResult(emitter, scatter, n);
     if (!emitter.status().ok()) return emitter.status();
@@ -136,7 +138,7 @@ absl::StatusOr<bool> ExpandScatter(Instruction* scatter) {
     if (!combiners.ok()) return combiners.status();
     plan.combiners = *std::move(combiners);
   }
-  const int64_t count = gather_scatter::Product(plan.batch_sizes);
+  const int64_t count = util::Product(plan.batch_sizes);
   std::vector<Instruction*> init = {
       emitter.ScalarConstant(ElementType::kS64, 0)};
   for (int64_t j = 0; j < n; ++j) init.push_back(scatter->operand(j));

@@ -6,9 +6,11 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/computation.h"
 #include "compiler/ir/instruction.h"
 #include "compiler/ir/opcode.h"
+#include "compiler/util/int_lists.h"
 #include "passes/gather_scatter_drivers.h"
 #include "passes/gather_simplification_util.h"
 
@@ -31,18 +33,12 @@ struct ScatterParts {
   int64_t count;  // Index vectors.
 };
 
-Dims Iota(int64_t begin, int64_t end) {
-  Dims result;
-  for (int64_t i = begin; i < end; ++i) result.push_back(i);
-  return result;
-}
-
 bool IsCanonical(const ScatterParts& s) {
   const int64_t rank = s.operands[0]->shape().rank();
   return s.indices->shape().rank() == 2 && s.dims.index_vector_dim == 1 &&
          s.dims.operand_batching.empty() && s.dims.collapsed.empty() &&
-         gather_scatter::IsIdentity(s.dims.index_map) &&
-         s.dims.window == Iota(1, rank + 1);
+         util::IsIdentityPermutation(s.dims.index_map) &&
+         s.dims.window == util::Range(1, rank + 1);
 }
 
 Instruction* AsResult(Emitter& emitter,
@@ -144,13 +140,13 @@ Instruction* Canonicalize(Emitter& emitter, const ScatterParts& s,
   Instruction* flat = emitter.Reshape(vectors, {s.count, vector_size});
   Dims permutation = dims.index_map;
   for (int64_t d = 0; d < rank; ++d) {
-    if (!gather_scatter::Contains(dims.index_map, d)) permutation.push_back(d);
+    if (!util::Contains(dims.index_map, d)) permutation.push_back(d);
   }
   // Updates: scatter dims first, flattened; the window with size-1
   // inserted dims in operand order; then permuted like the operands.
   Dims scatter_first;
   for (int64_t d = 0; d < s.updates[0]->shape().rank(); ++d) {
-    if (!gather_scatter::Contains(s.dims.window, d)) scatter_first.push_back(d);
+    if (!util::Contains(s.dims.window, d)) scatter_first.push_back(d);
   }
   scatter_first.insert(scatter_first.end(), s.dims.window.begin(),
                        s.dims.window.end());
@@ -170,13 +166,13 @@ Instruction* Canonicalize(Emitter& emitter, const ScatterParts& s,
     scatter->AppendOperand(emitter.Transpose(ordered, update_permutation));
   }
   IndexedDims canonical_dims;
-  canonical_dims.window = Iota(1, rank + 1);
-  canonical_dims.index_map = Iota(0, vector_size);
+  canonical_dims.window = util::Range(1, rank + 1);
+  canonical_dims.index_map = util::Range(0, vector_size);
   canonical_dims.index_vector_dim = 1;
   gather_scatter::WriteScatterDims(canonical_dims, scatter.get());
-  scatter->mutable_attrs()->Set("to_apply", s.combiner);
-  if (const bool* unique = s.scatter->attrs().Get<bool>("unique_indices")) {
-    scatter->mutable_attrs()->Set("unique_indices", *unique);
+  scatter->mutable_attrs()->Set(attr::kToApply, s.combiner);
+  if (const bool* unique = s.scatter->attrs().Get<bool>(attr::kUniqueIndices)) {
+    scatter->mutable_attrs()->Set(attr::kUniqueIndices, *unique);
   }
   *canonical = emitter.Add(std::move(scatter));
   Dims inverse(rank);
@@ -193,7 +189,8 @@ Instruction* Canonicalize(Emitter& emitter, const ScatterParts& s,
 absl::StatusOr<bool> SimplifyScatter(Instruction* scatter,
                                      Instruction** canonical) {
   *canonical = nullptr;
-  Computation* const* to_apply = scatter->attrs().Get<Computation*>("to_apply");
+  Computation* const* to_apply =
+      scatter->attrs().Get<Computation*>(attr::kToApply);
   if (to_apply == nullptr || *to_apply == nullptr ||
       scatter->operand_count() < 3 || scatter->operand_count() % 2 == 0 ||
       !gather_scatter::AllStatic(*scatter)) {
@@ -212,13 +209,13 @@ absl::StatusOr<bool> SimplifyScatter(Instruction* scatter,
   const Shape& operand = s.operands[0]->shape();
   const Shape& updates = s.updates[0]->shape();
   s.window = gather_scatter::ScatterWindowShape(s.dims, operand, updates);
-  s.count = gather_scatter::Product(
+  s.count = util::Product(
       gather_scatter::IndexBatchSizes(s.dims, s.indices->shape()));
   Emitter emitter(scatter->parent(), *scatter, scatter);
   absl::Status status;
   Instruction* value = nullptr;
-  if (gather_scatter::Product(updates.dimensions()) == 0 ||
-      gather_scatter::Product(operand.dimensions()) == 0) {
+  if (util::Product(updates.dimensions()) == 0 ||
+      util::Product(operand.dimensions()) == 0) {
     value = AsResult(emitter, s.operands);
   } else if (s.count == 1 && s.indices->opcode() == Opcode::kConstant) {
     value = ScatterAtConstantIndex(emitter, s, &status);

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/computation.h"
 #include "compiler/ir/instruction.h"
 #include "compiler/ir/opcode.h"
@@ -23,7 +24,7 @@ int64_t GteIndex(const Instruction& instruction) {
       instruction.operand_count() != 1) {
     return -1;
   }
-  const int64_t* index = instruction.attrs().Get<int64_t>("index");
+  const int64_t* index = instruction.attrs().Get<int64_t>(attr::kIndex);
   return index == nullptr ? -1 : *index;
 }
 
@@ -80,7 +81,7 @@ absl::StatusOr<bool> GteOfCall(Instruction* gte, RewriteContext& context) {
   if (index < 0) return false;
   const Instruction* call = gte->operand(0);
   const Computation* const* callee =
-      call->attrs().Get<Computation*>("to_apply");
+      call->attrs().Get<Computation*>(attr::kToApply);
   if (call->opcode() != Opcode::kCall || callee == nullptr ||
       *callee == nullptr) {
     return false;
@@ -113,7 +114,7 @@ absl::StatusOr<bool> GteOfWhile(Instruction* gte, RewriteContext& context) {
   const int64_t index = ReplaceableGteIndex(*gte);
   if (index < 0) return false;
   const Instruction* loop = gte->operand(0);
-  const Computation* const* body = loop->attrs().Get<Computation*>("body");
+  const Computation* const* body = loop->attrs().Get<Computation*>(attr::kBody);
   if (loop->opcode() != Opcode::kWhile || loop->operand_count() != 1 ||
       body == nullptr || *body == nullptr || !IsLoopInvariant(**body, index)) {
     return false;

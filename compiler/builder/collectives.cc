@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/attributes.h"
 
 namespace kiln {
@@ -23,12 +24,12 @@ AttributeMap CollectiveAttrs(ReplicaGroupList replica_groups,
                              const std::optional<ChannelHandle>& channel_id,
                              std::optional<bool> use_global_device_ids) {
   AttributeMap attrs;
-  if (channel_id.has_value()) attrs.Set("channel_id", channel_id->handle);
+  if (channel_id.has_value()) attrs.Set(attr::kChannelId, channel_id->handle);
   ReplicaGroups groups;
   groups.groups.assign(replica_groups.begin(), replica_groups.end());
-  attrs.Set("replica_groups", std::move(groups));
+  attrs.Set(attr::kReplicaGroups, std::move(groups));
   if (use_global_device_ids.value_or(false)) {
-    attrs.Set("use_global_device_ids", true);
+    attrs.Set(attr::kUseGlobalDeviceIds, true);
   }
   return attrs;
 }
@@ -94,7 +95,7 @@ std::vector<XlaOp> ArraysOf(XlaBuilder* builder, XlaOp operand,
   std::vector<XlaOp> elements;
   for (int64_t i = 0; i < shape.tuple_size(); ++i) {
     AttributeMap attrs;
-    attrs.Set("index", i);
+    attrs.Set(attr::kIndex, i);
     elements.push_back(builder->AddInstruction(Opcode::kGetTupleElement,
                                                {operand}, std::move(attrs)));
   }
@@ -161,7 +162,7 @@ XlaOp MoveBlocksToConcatDimension(XlaBuilder* builder, XlaOp exchanged,
     permutation.push_back(i >= split_dimension ? i + 1 : i);
   }
   AttributeMap attrs;
-  attrs.Set("dimensions", std::move(permutation));
+  attrs.Set(attr::kDimensions, std::move(permutation));
   XlaOp transposed =
       builder->AddInstruction(Opcode::kTranspose, {reshaped}, std::move(attrs));
   std::vector<int64_t> result = shape.dimensions();
@@ -215,16 +216,16 @@ XlaOp ShardedCollective(Opcode opcode, XlaOp operand,
   if (!ok.ok()) return builder->ReportError(ok);
   AttributeMap attrs = CollectiveAttrs(args.replica_groups, args.channel_id,
                                        args.use_global_device_ids);
-  attrs.Set("dimensions", Int64List{args.dimension});
+  attrs.Set(attr::kDimensions, Int64List{args.dimension});
   std::optional<Shape> declared;
   if (args.layout.has_value()) {
-    attrs.Set("constrain_layout", true);
+    attrs.Set(attr::kConstrainLayout, true);
     declared = LaidOutResult(opcode, *builder->GetShape(operand), args);
   }
   if (computation != nullptr) {
     Computation* reducer = builder->Import(*computation);
     if (reducer == nullptr) return XlaOp();
-    attrs.Set("to_apply", reducer);
+    attrs.Set(attr::kToApply, reducer);
   }
   return builder->AddInstruction(opcode, {operand}, std::move(attrs),
                                  std::move(declared));
@@ -245,8 +246,8 @@ XlaOp AllReduce(XlaOp operand, const XlaComputation& computation,
   if (reducer == nullptr) return XlaOp();
   AttributeMap attrs =
       CollectiveAttrs(replica_groups, channel_id, use_global_device_ids);
-  attrs.Set("to_apply", reducer);
-  if (shape_with_layout.has_value()) attrs.Set("constrain_layout", true);
+  attrs.Set(attr::kToApply, reducer);
+  if (shape_with_layout.has_value()) attrs.Set(attr::kConstrainLayout, true);
   // A one-element tuple reduces its element; re-wrap it to keep the
   // operand's tuple shape (the instruction of one operand is an array).
   const bool rewrap = shape.IsTuple() && arrays.size() == 1;
@@ -272,7 +273,7 @@ XlaOp AllReduceTuple(absl::Span<const XlaOp> operands,
   if (reducer == nullptr) return XlaOp();
   AttributeMap attrs =
       CollectiveAttrs(replica_groups, channel_id, use_global_device_ids);
-  attrs.Set("to_apply", reducer);
+  attrs.Set(attr::kToApply, reducer);
   return builder->AddInstruction(Opcode::kAllReduce, operands,
                                  std::move(attrs));
 }
@@ -323,7 +324,7 @@ XlaOp AllToAll(XlaOp operand, int64_t split_dimension, int64_t concat_dimension,
                                       split_count, replica_groups);
   if (!ok.ok()) return builder->ReportError(ok);
   AttributeMap attrs = CollectiveAttrs(replica_groups, channel_id, {});
-  attrs.Set("dimensions", Int64List{split_dimension});
+  attrs.Set(attr::kDimensions, Int64List{split_dimension});
   XlaOp exchanged =
       builder->AddInstruction(Opcode::kAllToAll, {operand}, std::move(attrs));
   if (split_dimension == concat_dimension || !exchanged.valid()) {
@@ -363,12 +364,12 @@ XlaOp CollectivePermute(
   XlaBuilder* builder = CheckedBuilder({operand}, "collective-permute");
   if (builder == nullptr) return XlaOp();
   AttributeMap attrs;
-  if (channel_id.has_value()) attrs.Set("channel_id", channel_id->handle);
+  if (channel_id.has_value()) attrs.Set(attr::kChannelId, channel_id->handle);
   Int64ListList pairs;
   for (const auto& [source, target] : source_target_pairs) {
     pairs.push_back({source, target});
   }
-  attrs.Set("source_target_pairs", std::move(pairs));
+  attrs.Set(attr::kSourceTargetPairs, std::move(pairs));
   return builder->AddInstruction(Opcode::kCollectivePermute, {operand},
                                  std::move(attrs));
 }

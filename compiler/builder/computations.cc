@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ops/attr_enums.h"
 
 namespace kiln {
@@ -57,7 +58,7 @@ XlaComputation CreateScalarComparison(
         Parameter(sub.get(), 2 * i + 1, scalar, absl::StrCat("p.", i, ".rhs")));
   }
   AttributeMap attrs;
-  attrs.Set("direction", ToEnumValue(direction));
+  attrs.Set(attr::kDirection, ToEnumValue(direction));
   sub->AddInstruction(Opcode::kCompare, {params[0], params[1]},
                       std::move(attrs));
   return BuildOrNoteError(parent, sub.get());

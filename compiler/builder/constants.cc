@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/attributes.h"
 #include "compiler/ir/float_convert.h"
 #include "compiler/ir/opcode.h"
@@ -224,7 +225,7 @@ XlaOp Iota(XlaBuilder* builder, const Shape& shape, int64_t iota_dimension) {
                 "operation_semantics.md, Iota");
   }
   AttributeMap attrs;
-  attrs.Set("iota_dimension", iota_dimension);
+  attrs.Set(attr::kIotaDimension, iota_dimension);
   return builder->AddInstruction(Opcode::kIota, {}, std::move(attrs), shape);
 }
 

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/attributes.h"
 
 namespace kiln {
@@ -32,8 +33,8 @@ XlaOp While(const XlaComputation& condition, const XlaComputation& body,
   Computation* body_copy = builder->Import(body);
   if (condition_copy == nullptr || body_copy == nullptr) return XlaOp();
   AttributeMap attrs;
-  attrs.Set("condition", condition_copy);
-  attrs.Set("body", body_copy);
+  attrs.Set(attr::kCondition, condition_copy);
+  attrs.Set(attr::kBody, body_copy);
   return builder->AddInstruction(Opcode::kWhile, {init}, std::move(attrs));
 }
 
@@ -47,8 +48,8 @@ XlaOp Conditional(XlaOp predicate, XlaOp true_operand,
   Computation* on_false = builder->Import(false_computation);
   if (on_true == nullptr || on_false == nullptr) return XlaOp();
   AttributeMap attrs;
-  attrs.Set("true_computation", on_true);
-  attrs.Set("false_computation", on_false);
+  attrs.Set(attr::kTrueComputation, on_true);
+  attrs.Set(attr::kFalseComputation, on_false);
   return builder->AddInstruction(Opcode::kConditional,
                                  {predicate, true_operand, false_operand},
                                  std::move(attrs));
@@ -86,7 +87,7 @@ XlaOp Conditional(XlaOp branch_index,
     branches.push_back(branch);
   }
   AttributeMap attrs;
-  attrs.Set("branch_computations", std::move(branches));
+  attrs.Set(attr::kBranchComputations, std::move(branches));
   return builder->AddInstruction(Opcode::kConditional, operands,
                                  std::move(attrs));
 }
@@ -97,7 +98,7 @@ XlaOp Call(XlaBuilder* builder, const XlaComputation& computation,
   Computation* to_apply = builder->Import(computation);
   if (to_apply == nullptr) return XlaOp();
   AttributeMap attrs;
-  attrs.Set("to_apply", to_apply);
+  attrs.Set(attr::kToApply, to_apply);
   return builder->AddInstruction(Opcode::kCall, operands, std::move(attrs));
 }
 

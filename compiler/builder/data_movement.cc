@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
+#include "compiler/ir/attr_names.h"
 
 namespace kiln {
 namespace {
@@ -52,7 +53,7 @@ absl::StatusOr<Shape> ArrayShapeOf(XlaBuilder* builder, XlaOp operand,
 
 AttributeMap DimensionsAttr(absl::Span<const int64_t> dimensions) {
   AttributeMap attrs;
-  attrs.Set("dimensions", ToVector(dimensions));
+  attrs.Set(attr::kDimensions, ToVector(dimensions));
   return attrs;
 }
 
@@ -264,7 +265,7 @@ XlaOp Slice(XlaOp operand, absl::Span<const int64_t> start_indices,
     ranges.ranges.push_back({start_indices[i], limit_indices[i], strides[i]});
   }
   AttributeMap attrs;
-  attrs.Set("slice", std::move(ranges));
+  attrs.Set(attr::kSlice, std::move(ranges));
   return builder->AddInstruction(Opcode::kSlice, {operand}, std::move(attrs));
 }
 
@@ -297,7 +298,7 @@ XlaOp DynamicSlice(XlaOp operand, absl::Span<const XlaOp> start_indices,
   std::vector<XlaOp> operands = {operand};
   operands.insert(operands.end(), start_indices.begin(), start_indices.end());
   AttributeMap attrs;
-  attrs.Set("dynamic_slice_sizes", ToVector(slice_sizes));
+  attrs.Set(attr::kDynamicSliceSizes, ToVector(slice_sizes));
   return builder->AddInstruction(Opcode::kDynamicSlice, operands,
                                  std::move(attrs));
 }
@@ -327,7 +328,7 @@ XlaOp Pad(XlaOp operand, XlaOp padding_value,
   XlaBuilder* builder = XlaBuilder::BuilderOf({operand, padding_value});
   if (builder == nullptr) return XlaOp();
   AttributeMap attrs;
-  attrs.Set("padding", padding_config);
+  attrs.Set(attr::kPadding, padding_config);
   return builder->AddInstruction(Opcode::kPad, {operand, padding_value},
                                  std::move(attrs));
 }
@@ -374,7 +375,7 @@ XlaOp GetTupleElement(XlaOp tuple_data, int64_t index) {
   XlaBuilder* builder = XlaBuilder::BuilderOf({tuple_data});
   if (builder == nullptr) return XlaOp();
   AttributeMap attrs;
-  attrs.Set("index", index);
+  attrs.Set(attr::kIndex, index);
   return builder->AddInstruction(Opcode::kGetTupleElement, {tuple_data},
                                  std::move(attrs));
 }

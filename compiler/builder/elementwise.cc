@@ -5,6 +5,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/attributes.h"
 #include "compiler/ir/opcode.h"
 #include "compiler/ir/shape.h"
@@ -22,8 +23,9 @@ XlaOp UnaryOp(Opcode opcode, XlaOp operand, AttributeMap attrs = {}) {
 AttributeMap BroadcastAttrs(absl::Span<const int64_t> broadcast_dimensions) {
   AttributeMap attrs;
   if (!broadcast_dimensions.empty()) {
-    attrs.Set("broadcast_dimensions", Int64List(broadcast_dimensions.begin(),
-                                                broadcast_dimensions.end()));
+    attrs.Set(
+        attr::kBroadcastDimensions,
+        Int64List(broadcast_dimensions.begin(), broadcast_dimensions.end()));
   }
   return attrs;
 }
@@ -152,8 +154,8 @@ XlaOp Tanh(XlaOp operand) { return UnaryOp(Opcode::kTanh, operand); }
 XlaOp ReducePrecision(XlaOp operand, int64_t exponent_bits,
                       int64_t mantissa_bits) {
   AttributeMap attrs;
-  attrs.Set("exponent_bits", exponent_bits);
-  attrs.Set("mantissa_bits", mantissa_bits);
+  attrs.Set(attr::kExponentBits, exponent_bits);
+  attrs.Set(attr::kMantissaBits, mantissa_bits);
   return UnaryOp(Opcode::kReducePrecision, operand, std::move(attrs));
 }
 
@@ -216,10 +218,10 @@ XlaOp Compare(XlaOp lhs, XlaOp rhs,
               ComparisonDirection direction,
               std::optional<ComparisonType> compare_type) {
   AttributeMap attrs = BroadcastAttrs(broadcast_dimensions);
-  attrs.Set("direction", ToEnumValue(direction));
+  attrs.Set(attr::kDirection, ToEnumValue(direction));
   if (compare_type.has_value() &&
       *compare_type != DefaultComparisonType(ElementTypeOf(lhs))) {
-    attrs.Set("type", ToEnumValue(*compare_type));
+    attrs.Set(attr::kType, ToEnumValue(*compare_type));
   }
   return NaryOp(Opcode::kCompare, {lhs, rhs}, std::move(attrs));
 }

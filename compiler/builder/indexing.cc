@@ -7,6 +7,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/attributes.h"
 
 namespace kiln {
@@ -27,32 +28,34 @@ AttributeMap GatherAttrs(const GatherDimensionNumbers& dnums,
                          absl::Span<const int64_t> slice_sizes,
                          bool indices_are_sorted) {
   AttributeMap attrs;
-  attrs.Set("offset_dims", dnums.offset_dims);
-  attrs.Set("collapsed_slice_dims", dnums.collapsed_slice_dims);
-  attrs.Set("start_index_map", dnums.start_index_map);
-  SetListIfNotEmpty(&attrs, "operand_batching_dims",
+  attrs.Set(attr::kOffsetDims, dnums.offset_dims);
+  attrs.Set(attr::kCollapsedSliceDims, dnums.collapsed_slice_dims);
+  attrs.Set(attr::kStartIndexMap, dnums.start_index_map);
+  SetListIfNotEmpty(&attrs, attr::kOperandBatchingDims,
                     dnums.operand_batching_dims);
-  SetListIfNotEmpty(&attrs, "start_indices_batching_dims",
+  SetListIfNotEmpty(&attrs, attr::kStartIndicesBatchingDims,
                     dnums.start_indices_batching_dims);
-  attrs.Set("index_vector_dim", dnums.index_vector_dim);
-  attrs.Set("slice_sizes",
+  attrs.Set(attr::kIndexVectorDim, dnums.index_vector_dim);
+  attrs.Set(attr::kSliceSizes,
             std::vector<int64_t>(slice_sizes.begin(), slice_sizes.end()));
-  SetFlagIfTrue(&attrs, "indices_are_sorted", indices_are_sorted);
+  SetFlagIfTrue(&attrs, attr::kIndicesAreSorted, indices_are_sorted);
   return attrs;
 }
 
 AttributeMap ScatterAttrs(const ScatterDimensionNumbers& dnums,
                           bool indices_are_sorted, bool unique_indices) {
   AttributeMap attrs;
-  attrs.Set("update_window_dims", dnums.update_window_dims);
-  attrs.Set("inserted_window_dims", dnums.inserted_window_dims);
-  attrs.Set("scatter_dims_to_operand_dims", dnums.scatter_dims_to_operand_dims);
-  SetListIfNotEmpty(&attrs, "input_batching_dims", dnums.input_batching_dims);
-  SetListIfNotEmpty(&attrs, "scatter_indices_batching_dims",
+  attrs.Set(attr::kUpdateWindowDims, dnums.update_window_dims);
+  attrs.Set(attr::kInsertedWindowDims, dnums.inserted_window_dims);
+  attrs.Set(attr::kScatterDimsToOperandDims,
+            dnums.scatter_dims_to_operand_dims);
+  SetListIfNotEmpty(&attrs, attr::kInputBatchingDims,
+                    dnums.input_batching_dims);
+  SetListIfNotEmpty(&attrs, attr::kScatterIndicesBatchingDims,
                     dnums.scatter_indices_batching_dims);
-  attrs.Set("index_vector_dim", dnums.index_vector_dim);
-  SetFlagIfTrue(&attrs, "indices_are_sorted", indices_are_sorted);
-  SetFlagIfTrue(&attrs, "unique_indices", unique_indices);
+  attrs.Set(attr::kIndexVectorDim, dnums.index_vector_dim);
+  SetFlagIfTrue(&attrs, attr::kIndicesAreSorted, indices_are_sorted);
+  SetFlagIfTrue(&attrs, attr::kUniqueIndices, unique_indices);
   return attrs;
 }
 
@@ -91,7 +94,7 @@ XlaOp Scatter(absl::Span<const XlaOp> operands, XlaOp scatter_indices,
   if (to_apply == nullptr) return XlaOp();
   AttributeMap attrs =
       ScatterAttrs(dimension_numbers, indices_are_sorted, unique_indices);
-  attrs.Set("to_apply", to_apply);
+  attrs.Set(attr::kToApply, to_apply);
   return builder->AddInstruction(Opcode::kScatter, all, std::move(attrs));
 }
 

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/instruction.h"
 #include "compiler/ops/shape_inference.h"
 
@@ -29,10 +30,10 @@ void AddPrecisionConfig(const PrecisionConfig* config, AttributeMap* attrs) {
     for (Precision p : config->operand_precision) {
       list.spellings.push_back(ToEnumValue(p).spelling);
     }
-    attrs->Set("operand_precision", std::move(list));
+    attrs->Set(attr::kOperandPrecision, std::move(list));
   }
   if (!config->algorithm.empty() && config->algorithm != "unset") {
-    attrs->Set("algorithm", EnumValue{config->algorithm});
+    attrs->Set(attr::kAlgorithm, EnumValue{config->algorithm});
   }
 }
 
@@ -171,14 +172,14 @@ XlaOp ConvFromWindowArgs(XlaOp lhs, XlaOp rhs, const ConvWindowArgs& args,
   AttributeMap attrs;
   // XLA prints no window for a convolution without spatial dims.
   if (!dn.input_spatial_dimensions.empty()) {
-    attrs.Set("window", MakeConvWindow(args, *kernel, dn));
+    attrs.Set(attr::kWindow, MakeConvWindow(args, *kernel, dn));
   }
-  attrs.Set("dim_labels", dn);
+  attrs.Set(attr::kDimLabels, dn);
   if (feature_group_count != 1) {
-    attrs.Set("feature_group_count", feature_group_count);
+    attrs.Set(attr::kFeatureGroupCount, feature_group_count);
   }
   if (batch_group_count != 1) {
-    attrs.Set("batch_group_count", batch_group_count);
+    attrs.Set(attr::kBatchGroupCount, batch_group_count);
   }
   AddPrecisionConfig(precision_config, &attrs);
   return AddContraction(Opcode::kConvolution, {lhs, rhs}, std::move(attrs),
@@ -233,8 +234,8 @@ double ShortestDecimal(float value) {
 
 AttributeMap BatchNormAttrs(float epsilon, int64_t feature_index) {
   AttributeMap attrs;
-  attrs.Set("epsilon", ShortestDecimal(epsilon));
-  attrs.Set("feature_index", feature_index);
+  attrs.Set(attr::kEpsilon, ShortestDecimal(epsilon));
+  attrs.Set(attr::kFeatureIndex, feature_index);
   return attrs;
 }
 
@@ -276,10 +277,10 @@ XlaOp RaggedDot(XlaOp lhs, XlaOp rhs, XlaOp group_sizes,
   AttributeMap attrs;
   AddDotDimensions(dimension_numbers.dot_dimension_numbers, &attrs);
   if (!dimension_numbers.lhs_ragged_dimensions.empty()) {
-    attrs.Set("lhs_ragged_dims", dimension_numbers.lhs_ragged_dimensions);
+    attrs.Set(attr::kLhsRaggedDims, dimension_numbers.lhs_ragged_dimensions);
   }
   if (!dimension_numbers.rhs_group_dimensions.empty()) {
-    attrs.Set("rhs_group_dims", dimension_numbers.rhs_group_dimensions);
+    attrs.Set(attr::kRhsGroupDims, dimension_numbers.rhs_group_dimensions);
   }
   return DotLike(Opcode::kRaggedDot, {lhs, rhs, group_sizes}, std::move(attrs),
                  precision_config, preferred_element_type);
@@ -386,14 +387,14 @@ XlaOp ConvGeneralDilated(XlaOp lhs, XlaOp rhs,
 XlaOp Fft(XlaOp operand, FftType fft_type,
           absl::Span<const int64_t> fft_length) {
   AttributeMap attrs;
-  attrs.Set("fft_type", ToEnumValue(fft_type));
-  attrs.Set("fft_length", Int64List(fft_length.begin(), fft_length.end()));
+  attrs.Set(attr::kFftType, ToEnumValue(fft_type));
+  attrs.Set(attr::kFftLength, Int64List(fft_length.begin(), fft_length.end()));
   return AddToBuilderOf(Opcode::kFft, {operand}, std::move(attrs));
 }
 
 XlaOp Cholesky(XlaOp a, bool lower) {
   AttributeMap attrs;
-  if (lower) attrs.Set("lower", true);
+  if (lower) attrs.Set(attr::kLower, true);
   return AddToBuilderOf(Opcode::kCholesky, {a}, std::move(attrs));
 }
 
@@ -403,16 +404,16 @@ XlaOp TriangularSolve(XlaOp a, XlaOp b, bool left_side, bool lower,
   // XLA prints the options that differ from the proto defaults (false, and
   // TRANSPOSE_INVALID for transpose_a, which a builder always sets).
   AttributeMap attrs;
-  if (left_side) attrs.Set("left_side", true);
-  if (lower) attrs.Set("lower", true);
-  if (unit_diagonal) attrs.Set("unit_diagonal", true);
+  if (left_side) attrs.Set(attr::kLeftSide, true);
+  if (lower) attrs.Set(attr::kLower, true);
+  if (unit_diagonal) attrs.Set(attr::kUnitDiagonal, true);
   const char* transpose = "NO_TRANSPOSE";
   if (transpose_a == TriangularSolveTranspose::kTranspose) {
     transpose = "TRANSPOSE";
   } else if (transpose_a == TriangularSolveTranspose::kAdjoint) {
     transpose = "ADJOINT";
   }
-  attrs.Set("transpose_a", EnumValue{transpose});
+  attrs.Set(attr::kTransposeA, EnumValue{transpose});
   return AddToBuilderOf(Opcode::kTriangularSolve, {a, b}, std::move(attrs));
 }
 

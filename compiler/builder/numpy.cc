@@ -10,6 +10,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "compiler/builder/data_movement.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/attributes.h"
 #include "compiler/ir/shape.h"
 #include "compiler/ops/attr_enums.h"
@@ -115,7 +116,7 @@ XlaOp BinaryOp(absl::string_view name, Opcode opcode, XlaOp lhs, XlaOp rhs,
   const int64_t low = std::min(a->rank(), b->rank());
   const int64_t high = std::max(a->rank(), b->rank());
   if (low != high && low != 0) {
-    attrs.Set("broadcast_dimensions", TrailingDimensions(low, high));
+    attrs.Set(attr::kBroadcastDimensions, TrailingDimensions(low, high));
   }
   return builder->AddInstruction(opcode, {lhs, rhs}, std::move(attrs));
 }
@@ -123,7 +124,7 @@ XlaOp BinaryOp(absl::string_view name, Opcode opcode, XlaOp lhs, XlaOp rhs,
 XlaOp CompareOp(absl::string_view name, ComparisonDirection direction,
                 XlaOp lhs, XlaOp rhs) {
   AttributeMap attrs;
-  attrs.Set("direction", ToEnumValue(direction));
+  attrs.Set(attr::kDirection, ToEnumValue(direction));
   return BinaryOp(name, Opcode::kCompare, lhs, rhs, std::move(attrs));
 }
 

@@ -4,6 +4,7 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/attributes.h"
 #include "compiler/ir/instruction.h"
 
@@ -25,7 +26,7 @@ XlaOp Rng(RandomDistribution distribution, XlaOp a, XlaOp b,
   XlaBuilder* builder = CheckedBuilder({a, b}, "rng");
   if (builder == nullptr) return XlaOp();
   AttributeMap attrs;
-  attrs.Set("distribution", ToEnumValue(distribution));
+  attrs.Set(attr::kDistribution, ToEnumValue(distribution));
   return builder->AddInstruction(Opcode::kRng, {a, b}, std::move(attrs), shape);
 }
 
@@ -37,16 +38,16 @@ XlaOp FreshToken(XlaBuilder* builder) {
 
 XlaOp TupleElement(XlaBuilder* builder, XlaOp tuple, int64_t index) {
   AttributeMap attrs;
-  attrs.Set("index", index);
+  attrs.Set(attr::kIndex, index);
   return builder->AddInstruction(Opcode::kGetTupleElement, {tuple},
                                  std::move(attrs));
 }
 
 AttributeMap ChannelAttrs(const ChannelHandle& handle) {
   AttributeMap attrs;
-  attrs.Set("channel_id", handle.handle);
+  attrs.Set(attr::kChannelId, handle.handle);
   if (handle.type != ChannelHandle::Type::kDeviceToDevice) {
-    attrs.Set("is_host_transfer", true);
+    attrs.Set(attr::kIsHostTransfer, true);
   }
   return attrs;
 }
@@ -116,21 +117,21 @@ EnumValue ApiVersionSpelling(CustomCallApiVersion version) {
 AttributeMap CustomCallAttrs(absl::string_view target,
                              const CustomCallOptions& options) {
   AttributeMap attrs;
-  attrs.Set("custom_call_target", std::string(target));
-  if (options.has_side_effect) attrs.Set("custom_call_has_side_effect", true);
+  attrs.Set(attr::kCustomCallTarget, std::string(target));
+  if (options.has_side_effect) attrs.Set(attr::kCustomCallHasSideEffect, true);
   if (!options.output_operand_aliasing.empty()) {
     OutputOperandAliasing aliasing;
     for (const CustomCallAlias& alias : options.output_operand_aliasing) {
       aliasing.aliases.push_back(
           {alias.output_index, alias.operand, alias.operand_index});
     }
-    attrs.Set("output_to_operand_aliasing", std::move(aliasing));
+    attrs.Set(attr::kOutputToOperandAliasing, std::move(aliasing));
   }
   if (options.schedule != CustomCallSchedule::kNone) {
-    attrs.Set("schedule", ScheduleSpelling(options.schedule));
+    attrs.Set(attr::kSchedule, ScheduleSpelling(options.schedule));
   }
   if (options.api_version != CustomCallApiVersion::kOriginal) {
-    attrs.Set("api_version", ApiVersionSpelling(options.api_version));
+    attrs.Set(attr::kApiVersion, ApiVersionSpelling(options.api_version));
   }
   return attrs;
 }
@@ -166,7 +167,7 @@ XlaOp RngBitGenerator(RandomAlgorithm algorithm, XlaOp initial_state,
   if (builder == nullptr) return XlaOp();
   const Shape state = *builder->GetShape(initial_state);
   AttributeMap attrs;
-  attrs.Set("algorithm", ToEnumValue(algorithm));
+  attrs.Set(attr::kAlgorithm, ToEnumValue(algorithm));
   return builder->AddInstruction(Opcode::kRngBitGenerator, {initial_state},
                                  std::move(attrs),
                                  Shape::Tuple({state, shape}));
@@ -174,7 +175,7 @@ XlaOp RngBitGenerator(RandomAlgorithm algorithm, XlaOp initial_state,
 
 XlaOp RngGetAndUpdateState(XlaBuilder* builder, int64_t delta) {
   AttributeMap attrs;
-  attrs.Set("delta", delta);
+  attrs.Set(attr::kDelta, delta);
   return builder->AddInstruction(Opcode::kRngGetAndUpdateState, {},
                                  std::move(attrs));
 }
@@ -191,7 +192,7 @@ XlaOp InfeedWithToken(XlaOp token, const Shape& shape,
   XlaBuilder* builder = CheckedBuilder({token}, "infeed");
   if (builder == nullptr) return XlaOp();
   AttributeMap attrs;
-  if (!config.empty()) attrs.Set("infeed_config", std::string(config));
+  if (!config.empty()) attrs.Set(attr::kInfeedConfig, std::string(config));
   return builder->AddInstruction(Opcode::kInfeed, {token}, std::move(attrs),
                                  Shape::Tuple({shape, Shape::Token()}));
 }
@@ -212,9 +213,9 @@ XlaOp OutfeedWithToken(XlaOp operand, XlaOp token,
   AttributeMap attrs;
   Shape outfeed_shape = shape_with_layout;
   outfeed_shape.SetDefaultLayoutIfMissing();
-  attrs.Set("outfeed_shape", std::move(outfeed_shape));
+  attrs.Set(attr::kOutfeedShape, std::move(outfeed_shape));
   if (!outfeed_config.empty()) {
-    attrs.Set("outfeed_config", std::string(outfeed_config));
+    attrs.Set(attr::kOutfeedConfig, std::string(outfeed_config));
   }
   return builder->AddInstruction(Opcode::kOutfeed, {operand, token},
                                  std::move(attrs));
@@ -337,7 +338,7 @@ XlaOp CustomCallWithComputation(XlaBuilder* builder,
   Computation* called = builder->Import(computation);
   if (called == nullptr) return XlaOp();
   AttributeMap attrs = CustomCallAttrs(call_target_name, options);
-  attrs.Set("called_computations", ComputationList{called});
+  attrs.Set(attr::kCalledComputations, ComputationList{called});
   return AddCustomCall(builder, operands, std::move(attrs), shape,
                        options.opaque);
 }
@@ -354,7 +355,7 @@ XlaOp CustomCallWithLayout(XlaBuilder* builder,
     shape.SetDefaultLayoutIfMissing();
     constraints.push_back(std::move(shape));
   }
-  attrs.Set("operand_layout_constraints", std::move(constraints));
+  attrs.Set(attr::kOperandLayoutConstraints, std::move(constraints));
   return AddCustomCall(builder, operands, std::move(attrs), shape_with_layout,
                        options.opaque);
 }

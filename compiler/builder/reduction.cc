@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/attributes.h"
 
 namespace kiln {
@@ -129,9 +130,9 @@ XlaOp Reduce(XlaBuilder* builder, absl::Span<const XlaOp> operands,
   Computation* to_apply = builder->Import(computation);
   if (to_apply == nullptr) return XlaOp();
   AttributeMap attrs;
-  attrs.Set("dimensions", Int64List(dimensions_to_reduce.begin(),
-                                    dimensions_to_reduce.end()));
-  attrs.Set("to_apply", to_apply);
+  attrs.Set(attr::kDimensions, Int64List(dimensions_to_reduce.begin(),
+                                         dimensions_to_reduce.end()));
+  attrs.Set(attr::kToApply, to_apply);
   return builder->AddInstruction(Opcode::kReduce, Concat(operands, init_values),
                                  std::move(attrs));
 }
@@ -199,8 +200,8 @@ XlaOp ReduceWindowWithGeneralPadding(
   Computation* to_apply = builder->Import(computation);
   if (to_apply == nullptr) return XlaOp();
   AttributeMap attrs;
-  attrs.Set("window", *std::move(window));
-  attrs.Set("to_apply", to_apply);
+  attrs.Set(attr::kWindow, *std::move(window));
+  attrs.Set(attr::kToApply, to_apply);
   return builder->AddInstruction(
       Opcode::kReduceWindow, Concat(operands, init_values), std::move(attrs));
 }
@@ -232,9 +233,9 @@ XlaOp SelectAndScatterWithGeneralPadding(
   Computation* scatter_copy = builder->Import(scatter);
   if (select_copy == nullptr || scatter_copy == nullptr) return XlaOp();
   AttributeMap attrs;
-  attrs.Set("window", *std::move(window));
-  attrs.Set("select", select_copy);
-  attrs.Set("scatter", scatter_copy);
+  attrs.Set(attr::kWindow, *std::move(window));
+  attrs.Set(attr::kSelect, select_copy);
+  attrs.Set(attr::kScatter, scatter_copy);
   return builder->AddInstruction(Opcode::kSelectAndScatter,
                                  {operand, source, init_value},
                                  std::move(attrs));
@@ -251,9 +252,9 @@ XlaOp Sort(absl::Span<const XlaOp> operands, const XlaComputation& comparator,
   Computation* to_apply = builder->Import(comparator);
   if (to_apply == nullptr) return XlaOp();
   AttributeMap attrs;
-  attrs.Set("dimensions", Int64List{dimension});
-  if (is_stable) attrs.Set("is_stable", true);
-  attrs.Set("to_apply", to_apply);
+  attrs.Set(attr::kDimensions, Int64List{dimension});
+  if (is_stable) attrs.Set(attr::kIsStable, true);
+  attrs.Set(attr::kToApply, to_apply);
   return builder->AddInstruction(Opcode::kSort, operands, std::move(attrs));
 }
 
@@ -261,8 +262,8 @@ XlaOp TopK(XlaOp operand, int64_t k, bool largest) {
   XlaBuilder* builder = XlaBuilder::BuilderOf({operand});
   if (builder == nullptr) return XlaOp();
   AttributeMap attrs;
-  attrs.Set("k", k);
-  attrs.Set("largest", largest);
+  attrs.Set(attr::kK, k);
+  attrs.Set(attr::kLargest, largest);
   return builder->AddInstruction(Opcode::kTopK, {operand}, std::move(attrs));
 }
 
@@ -288,8 +289,8 @@ XlaOp Map(XlaBuilder* builder, absl::Span<const XlaOp> operands,
   Computation* to_apply = builder->Import(computation);
   if (to_apply == nullptr) return XlaOp();
   AttributeMap attrs;
-  attrs.Set("dimensions", Int64List(std::move(dims)));
-  attrs.Set("to_apply", to_apply);
+  attrs.Set(attr::kDimensions, Int64List(std::move(dims)));
+  attrs.Set(attr::kToApply, to_apply);
   return builder->AddInstruction(Opcode::kMap, operands, std::move(attrs));
 }
 
@@ -302,11 +303,12 @@ XlaOp Scan(absl::Span<const XlaOp> inputs, absl::Span<const XlaOp> inits,
   Computation* body = builder->Import(to_apply);
   if (body == nullptr) return XlaOp();
   AttributeMap attrs;
-  attrs.Set("dimensions", Int64List{scan_dimension});
-  attrs.Set("num_carries", static_cast<int64_t>(inits.size()));
-  if (is_reverse) attrs.Set("is_reverse", true);
-  if (is_associative.has_value()) attrs.Set("is_associative", *is_associative);
-  attrs.Set("to_apply", body);
+  attrs.Set(attr::kDimensions, Int64List{scan_dimension});
+  attrs.Set(attr::kNumCarries, static_cast<int64_t>(inits.size()));
+  if (is_reverse) attrs.Set(attr::kIsReverse, true);
+  if (is_associative.has_value())
+    attrs.Set(attr::kIsAssociative, *is_associative);
+  attrs.Set(attr::kToApply, body);
   return builder->AddInstruction(Opcode::kScan, operands, std::move(attrs));
 }
 

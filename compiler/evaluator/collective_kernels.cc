@@ -16,6 +16,7 @@
 #include "compiler/evaluator/collective_util.h"
 #include "compiler/evaluator/dynamic_kernels.h"
 #include "compiler/evaluator/kernel.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ops/shape_inference.h"
 
 namespace kiln {
@@ -62,7 +63,7 @@ absl::StatusOr<Gathered> GatherOperands(
 }
 
 absl::StatusOr<int64_t> SingleDimension(const Instruction& instruction) {
-  const auto* dims = instruction.attrs().Get<Int64List>("dimensions");
+  const auto* dims = instruction.attrs().Get<Int64List>(attr::kDimensions);
   if (dims == nullptr || dims->size() != 1) {
     return KernelError(instruction, "needs dimensions={d}");
   }
@@ -103,7 +104,7 @@ absl::StatusOr<std::vector<Literal>> ReduceAcrossGroup(
     const Instruction& instruction, const Gathered& gathered,
     size_t operand_count, EvalContext& context) {
   Computation* const* to_apply =
-      instruction.attrs().Get<Computation*>("to_apply");
+      instruction.attrs().Get<Computation*>(attr::kToApply);
   if (to_apply == nullptr || *to_apply == nullptr) {
     return KernelError(instruction, "needs to_apply=");
   }
@@ -241,7 +242,7 @@ absl::StatusOr<Literal> AllToAllKernel(
   if (!gathered.ok()) return gathered.status();
   const size_t group_size = gathered->devices.size();
   const size_t self = gathered->self;
-  if (!instruction.attrs().Has("dimensions")) {
+  if (!instruction.attrs().Has(attr::kDimensions)) {
     if (operands.size() != group_size) {
       return KernelError(instruction,
                          absl::StrCat("tuple form takes one operand per "
@@ -326,7 +327,8 @@ absl::StatusOr<Literal> CollectiveBroadcastKernel(
     EvalContext& context) {
   if (absl::Status rule = context.RuleShape(instruction).status(); !rule.ok())
     return rule;
-  const bool* dynamic_root = instruction.attrs().Get<bool>("has_dynamic_root");
+  const bool* dynamic_root =
+      instruction.attrs().Get<bool>(attr::kHasDynamicRoot);
   const bool has_root_operand = dynamic_root != nullptr && *dynamic_root;
   if (operands.size() != (has_root_operand ? 2u : 1u)) {
     return KernelError(instruction,
@@ -386,7 +388,7 @@ absl::StatusOr<Literal> CollectivePermuteStartKernel(
   // The first element is the input: the operand, or the combined form's
   // operands as a tuple.
   Literal input;
-  if (operands.size() > 1 && !instruction.attrs().Has("slice_sizes")) {
+  if (operands.size() > 1 && !instruction.attrs().Has(attr::kSliceSizes)) {
     std::vector<Literal> elements;
     for (const Literal* operand : operands) elements.push_back(*operand);
     input = Literal::Tuple(std::move(elements));

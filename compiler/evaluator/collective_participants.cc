@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/evaluator/collective_hub.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/attributes.h"
 #include "compiler/ops/collective_group_mode.h"
 
@@ -86,7 +87,7 @@ absl::StatusOr<std::optional<std::vector<int64_t>>> GroupDevices(
   const GroupMode mode = CollectiveGroupModeOf(instruction, has_flag);
   const int64_t id_count = IdCount(mode, grid);
   const ReplicaGroups* attr =
-      instruction.attrs().Get<ReplicaGroups>("replica_groups");
+      instruction.attrs().Get<ReplicaGroups>(attr::kReplicaGroups);
   std::vector<std::vector<int64_t>> groups;
   if (attr != nullptr) groups = attr->ExpandedGroups();
   if (groups.empty()) {
@@ -121,7 +122,7 @@ PermuteDomain PermuteDomainOf(const Instruction& instruction,
                               const EvalContext& context) {
   const DeviceGrid grid = GridOf(context);
   const DeviceId device = context.device();
-  const bool by_partition = instruction.attrs().Has("channel_id");
+  const bool by_partition = instruction.attrs().Has(attr::kChannelId);
   PermuteDomain domain;
   const int64_t count = by_partition ? grid.partitions : grid.replicas;
   for (int64_t id = 0; id < count; ++id) {

@@ -7,24 +7,20 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/evaluator/collective_participants.h"
 #include "compiler/evaluator/collective_util.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/attributes.h"
+#include "compiler/util/int_lists.h"
 
 namespace kiln {
 namespace eval {
 namespace {
-
-int64_t Product(absl::Span<const int64_t> dims) {
-  int64_t product = 1;
-  for (int64_t d : dims) product *= d;
-  return product;
-}
 
 // The source whose value this device receives, if a pair targets it.
 absl::StatusOr<std::optional<int64_t>> SourceFor(const Instruction& instruction,
                                                  const PermuteDomain& domain,
                                                  bool check_range) {
   const auto* pairs =
-      instruction.attrs().Get<Int64ListList>("source_target_pairs");
+      instruction.attrs().Get<Int64ListList>(attr::kSourceTargetPairs);
   if (pairs == nullptr) {
     return KernelError(instruction, "needs source_target_pairs=");
   }
@@ -84,8 +80,8 @@ absl::Status ApplyUpdatesFrom(const Instruction& instruction, int64_t device,
   const Shape& out_shape = out.shape();
   if (in_shape.element_type() != out_shape.element_type() ||
       in_shape.rank() != out_shape.rank() || in_shape.rank() == 0 ||
-      Product(absl::MakeSpan(in_shape.dimensions()).subspan(1)) !=
-          Product(absl::MakeSpan(out_shape.dimensions()).subspan(1))) {
+      util::Product(absl::MakeSpan(in_shape.dimensions()).subspan(1)) !=
+          util::Product(absl::MakeSpan(out_shape.dimensions()).subspan(1))) {
     return KernelError(
         instruction,
         absl::StrCat("device ", device, " sends ", in_shape.ToString(false),
@@ -102,7 +98,7 @@ absl::Status ApplyUpdatesFrom(const Instruction& instruction, int64_t device,
   const int64_t updates =
       offsets_shape.rank() == 2 ? offsets_shape.dimension(1) : 1;
   const int64_t row_bytes =
-      Product(absl::MakeSpan(out_shape.dimensions()).subspan(1)) *
+      util::Product(absl::MakeSpan(out_shape.dimensions()).subspan(1)) *
       GetElementTypeInfo(out_shape.element_type()).storage_bytes;
   for (int64_t u = 0; u < updates; ++u) {
     const int64_t index = static_cast<int64_t>(self) * updates + u;
@@ -127,7 +123,7 @@ absl::StatusOr<Literal> CollectivePermuteValue(
     const Instruction& instruction, absl::Span<const Literal* const> operands,
     EvalContext& context) {
   // slice_sizes marks the in-place form, as in XLA.
-  if (instruction.attrs().Has("slice_sizes")) {
+  if (instruction.attrs().Has(attr::kSliceSizes)) {
     if (operands.size() != 4) {
       return KernelError(instruction,
                          "the in-place form (slice_sizes) takes 4 operands");

@@ -17,6 +17,7 @@
 #include "compiler/evaluator/collective_permute.h"
 #include "compiler/evaluator/collective_util.h"
 #include "compiler/evaluator/data_movement_copy.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/attributes.h"
 
 namespace kiln {
@@ -76,7 +77,7 @@ absl::StatusOr<std::vector<int64_t>> StartIndices(
 absl::StatusOr<std::vector<int64_t>> SliceSizes(const Instruction& instruction,
                                                 size_t pair, size_t pair_count,
                                                 int64_t rank) {
-  const auto* sizes = instruction.attrs().Get<Int64ListList>("slice_sizes");
+  const auto* sizes = instruction.attrs().Get<Int64ListList>(attr::kSliceSizes);
   if (sizes == nullptr || sizes->empty()) {
     return KernelError(instruction,
                        "the four-operand form needs slice_sizes={{...}}");
@@ -119,7 +120,7 @@ absl::StatusOr<Literal> CollectivePermuteInPlaceValue(
     const Instruction& instruction, absl::Span<const Literal* const> operands,
     EvalContext& context) {
   const auto* pairs =
-      instruction.attrs().Get<Int64ListList>("source_target_pairs");
+      instruction.attrs().Get<Int64ListList>(attr::kSourceTargetPairs);
   if (pairs == nullptr) {
     return KernelError(instruction, "needs source_target_pairs=");
   }

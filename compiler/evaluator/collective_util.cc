@@ -10,6 +10,7 @@
 #include "compiler/evaluator/collective_participants.h"
 #include "compiler/evaluator/typed.h"
 #include "compiler/ir/computation.h"
+#include "compiler/util/int_lists.h"
 
 namespace kiln {
 namespace eval {
@@ -17,12 +18,6 @@ namespace {
 
 int64_t ElementBytesOf(const Literal& literal) {
   return GetElementTypeInfo(literal.element_type()).storage_bytes;
-}
-
-int64_t Product(absl::Span<const int64_t> dims) {
-  int64_t product = 1;
-  for (int64_t d : dims) product *= d;
-  return product;
 }
 
 // The op of a combiner that is exactly `ROOT r = op(p0, p1)` with op add or
@@ -130,8 +125,8 @@ void ConcatAlongDim(absl::Span<const Literal* const> parts, int64_t dim,
                     Literal& out) {
   const absl::Span<const int64_t> dims = out.shape().dimensions();
   const int64_t bytes = ElementBytesOf(out);
-  const int64_t outer = Product(dims.subspan(0, dim));
-  const int64_t inner = Product(dims.subspan(dim + 1)) * bytes;
+  const int64_t outer = util::Product(dims.subspan(0, dim));
+  const int64_t inner = util::Product(dims.subspan(dim + 1)) * bytes;
   uint8_t* to = out.mutable_data().data();
   for (int64_t o = 0; o < outer; ++o) {
     for (const Literal* part : parts) {
@@ -147,8 +142,8 @@ void SliceAlongDim(const Literal& in, int64_t dim, int64_t start,
                    Literal& out) {
   const absl::Span<const int64_t> dims = in.shape().dimensions();
   const int64_t bytes = ElementBytesOf(in);
-  const int64_t outer = Product(dims.subspan(0, dim));
-  const int64_t inner = Product(dims.subspan(dim + 1)) * bytes;
+  const int64_t outer = util::Product(dims.subspan(0, dim));
+  const int64_t inner = util::Product(dims.subspan(dim + 1)) * bytes;
   const int64_t chunk = out.shape().dimension(dim) * inner;
   if (chunk == 0) return;
   for (int64_t o = 0; o < outer; ++o) {

@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/evaluator/control_flow_internal.h"
 #include "compiler/evaluator/reduction_util.h"
+#include "compiler/ir/attr_names.h"
 
 namespace kiln {
 namespace eval {
@@ -29,7 +30,8 @@ absl::StatusOr<const Computation*> AsyncComputation(
     const Instruction& instruction) {
   const Instruction* current = &instruction;
   for (int step = 0; step < (1 << 20); ++step) {
-    Computation* const* calls = current->attrs().Get<Computation*>("calls");
+    Computation* const* calls =
+        current->attrs().Get<Computation*>(attr::kCalls);
     if (calls != nullptr && *calls != nullptr && (*calls)->root() != nullptr) {
       return *calls;
     }

@@ -8,6 +8,7 @@
 #include "compiler/evaluator/control_flow_internal.h"
 #include "compiler/evaluator/kernel.h"
 #include "compiler/evaluator/reduction_util.h"
+#include "compiler/ir/attr_names.h"
 
 namespace kiln {
 namespace eval {
@@ -21,10 +22,10 @@ absl::StatusOr<Literal> WhileKernel(const Instruction& instruction,
   absl::StatusOr<Shape> rule = context.RuleShape(instruction);
   if (!rule.ok()) return rule.status();
   absl::StatusOr<const Computation*> condition =
-      CalledComputation(instruction, "condition");
+      CalledComputation(instruction, attr::kCondition);
   if (!condition.ok()) return condition.status();
   absl::StatusOr<const Computation*> body =
-      CalledComputation(instruction, "body");
+      CalledComputation(instruction, attr::kBody);
   if (!body.ok()) return body.status();
   const int64_t limit = context.options().max_while_iterations;
   Literal state = *operands[0];
@@ -53,7 +54,7 @@ absl::StatusOr<std::vector<const Computation*>> Branches(
     const Instruction& instruction) {
   std::vector<const Computation*> branches;
   const ComputationList* list =
-      instruction.attrs().Get<ComputationList>("branch_computations");
+      instruction.attrs().Get<ComputationList>(attr::kBranchComputations);
   if (list != nullptr) {
     branches.assign(list->begin(), list->end());
   } else {

@@ -8,6 +8,7 @@
 #include "compiler/evaluator/conversion_kernels.h"
 #include "compiler/evaluator/data_movement_dynamic.h"
 #include "compiler/evaluator/typed.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/float_convert.h"
 
 namespace kiln {
@@ -172,8 +173,10 @@ void ReducePrecisionValues(absl::Span<F> values, int64_t exponent,
 absl::StatusOr<Literal> ReducePrecisionKernel(
     const Instruction& instruction, absl::Span<const Literal* const> operands,
     EvalContext& context) {
-  const int64_t* exponent = instruction.attrs().Get<int64_t>("exponent_bits");
-  const int64_t* mantissa = instruction.attrs().Get<int64_t>("mantissa_bits");
+  const int64_t* exponent =
+      instruction.attrs().Get<int64_t>(attr::kExponentBits);
+  const int64_t* mantissa =
+      instruction.attrs().Get<int64_t>(attr::kMantissaBits);
   if (operands.size() != 1 || !IsFloatType(operands[0]->element_type())) {
     return KernelError(instruction,
                        "reduce-precision takes one floating-point array");

@@ -20,7 +20,9 @@
 #include "compiler/evaluator/dynamic_kernels.h"
 #include "compiler/evaluator/kernel.h"
 #include "compiler/evaluator/linalg_common.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/attributes.h"
+#include "compiler/util/int_lists.h"
 
 namespace kiln {
 namespace eval {
@@ -37,12 +39,6 @@ struct ConvGeometry {
   std::vector<WindowDimension> window;
 };
 
-int64_t Product(const std::vector<int64_t>& sizes) {
-  int64_t p = 1;
-  for (int64_t s : sizes) p *= s;
-  return p;
-}
-
 ConvGeometry PlanConvolution(const Instruction& instruction,
                              const ConvolutionDimensionNumbers& dn,
                              const Shape& lhs, const Shape& rhs,
@@ -53,11 +49,12 @@ ConvGeometry PlanConvolution(const Instruction& instruction,
   g.out_batch = out.dimension(dn.output_batch_dimension);
   g.out_features = out.dimension(dn.output_feature_dimension);
   g.group_features = rhs.dimension(dn.kernel_input_feature_dimension);
-  const int64_t* fgc = instruction.attrs().Get<int64_t>("feature_group_count");
-  const int64_t* bgc = instruction.attrs().Get<int64_t>("batch_group_count");
+  const int64_t* fgc =
+      instruction.attrs().Get<int64_t>(attr::kFeatureGroupCount);
+  const int64_t* bgc = instruction.attrs().Get<int64_t>(attr::kBatchGroupCount);
   g.feature_groups = fgc == nullptr ? 1 : *fgc;
   g.batch_groups = bgc == nullptr ? 1 : *bgc;
-  const Window* window = instruction.attrs().Get<Window>("window");
+  const Window* window = instruction.attrs().Get<Window>(attr::kWindow);
   for (size_t i = 0; i < dn.input_spatial_dimensions.size(); ++i) {
     g.in_sizes.push_back(lhs.dimension(dn.input_spatial_dimensions[i]));
     g.kernel_sizes.push_back(rhs.dimension(dn.kernel_spatial_dimensions[i]));
@@ -94,7 +91,8 @@ void AccumulateTap(const ConvGeometry& g, absl::Span<const int64_t> k, A w,
   }
   const std::vector<int64_t>& in_strides = g.in_strides;
   std::vector<int64_t> row(rank, 0);  // Output index; row[last] unused.
-  const int64_t rows = Product(g.out_sizes) / std::max<int64_t>(1, out_width);
+  const int64_t rows =
+      util::Product(g.out_sizes) / std::max<int64_t>(1, out_width);
   for (int64_t r = 0; r < rows; ++r) {
     int64_t in_offset = 0;
     bool inside = true;
@@ -133,9 +131,9 @@ void AccumulateTap(const ConvGeometry& g, absl::Span<const int64_t> k, A w,
 template <typename A>
 void Convolve(const ConvGeometry& g, const std::vector<A>& input,
               const std::vector<A>& kernel, std::vector<A>& out) {
-  const int64_t in_plane = Product(g.in_sizes);
-  const int64_t kernel_plane = Product(g.kernel_sizes);
-  const int64_t out_plane = Product(g.out_sizes);
+  const int64_t in_plane = util::Product(g.in_sizes);
+  const int64_t kernel_plane = util::Product(g.kernel_sizes);
+  const int64_t out_plane = util::Product(g.out_sizes);
   const int64_t per_feature_group = g.out_features / g.feature_groups;
   const int64_t per_batch_group = g.out_features / g.batch_groups;
   const std::vector<int64_t> kernel_strides = RowMajorStrides(g.kernel_sizes);
@@ -171,7 +169,7 @@ absl::StatusOr<Literal> TypedConvolution(const Instruction& instruction,
                                          EvalContext& context) {
   using A = Arith<T>;
   const auto& dn =
-      *instruction.attrs().Get<ConvolutionDimensionNumbers>("dim_labels");
+      *instruction.attrs().Get<ConvolutionDimensionNumbers>(attr::kDimLabels);
   const Shape& out_shape = instruction.shape();
   const ConvGeometry g =
       PlanConvolution(instruction, dn, lhs.shape(), rhs.shape(), out_shape);
@@ -190,9 +188,9 @@ absl::StatusOr<Literal> TypedConvolution(const Instruction& instruction,
                  Joined({{dn.kernel_output_feature_dimension,
                           dn.kernel_input_feature_dimension},
                          dn.kernel_spatial_dimensions}));
-  std::vector<A> canonical(
-      static_cast<size_t>(g.out_batch * g.out_features * Product(g.out_sizes)),
-      A(0));
+  std::vector<A> canonical(static_cast<size_t>(g.out_batch * g.out_features *
+                                               util::Product(g.out_sizes)),
+                           A(0));
   Convolve(g, input, kernel, canonical);
   // Output dim d holds canonical dim order[d].
   const int64_t rank = out_shape.rank();

@@ -13,6 +13,7 @@
 #include "compiler/evaluator/data_movement_copy.h"
 #include "compiler/evaluator/data_movement_dynamic.h"
 #include "compiler/evaluator/kernel.h"
+#include "compiler/ir/attr_names.h"
 
 namespace kiln {
 namespace eval {
@@ -35,7 +36,7 @@ absl::StatusOr<Literal> BroadcastKernel(
   absl::StatusOr<const Literal*> in = ArrayValue(instruction, operands, 0);
   if (!in.ok()) return in.status();
   absl::StatusOr<const std::vector<int64_t>*> dims =
-      Int64ListAttribute(instruction, "dimensions");
+      Int64ListAttribute(instruction, attr::kDimensions);
   if (!dims.ok()) return dims.status();
   absl::StatusOr<Literal> out = NewBoundedResult(instruction, context);
   if (!out.ok()) return out.status();
@@ -78,7 +79,7 @@ absl::StatusOr<Literal> TransposeKernel(
   absl::StatusOr<const Literal*> in = ArrayValue(instruction, operands, 0);
   if (!in.ok()) return in.status();
   absl::StatusOr<const std::vector<int64_t>*> perm =
-      Int64ListAttribute(instruction, "dimensions");
+      Int64ListAttribute(instruction, attr::kDimensions);
   if (!perm.ok()) return perm.status();
   const Shape& in_shape = (*in)->shape();
   const int64_t rank = in_shape.rank();
@@ -115,7 +116,7 @@ absl::StatusOr<Literal> ReverseKernel(const Instruction& instruction,
   absl::StatusOr<const Literal*> in = ArrayValue(instruction, operands, 0);
   if (!in.ok()) return in.status();
   absl::StatusOr<const std::vector<int64_t>*> dims =
-      Int64ListAttribute(instruction, "dimensions");
+      Int64ListAttribute(instruction, attr::kDimensions);
   if (!dims.ok()) return dims.status();
   const Shape& shape = (*in)->shape();
   DimVector src_strides = Strides(shape.dimensions());
@@ -148,7 +149,7 @@ absl::StatusOr<Literal> SliceKernel(const Instruction& instruction,
                                     EvalContext& context) {
   absl::StatusOr<const Literal*> in = ArrayValue(instruction, operands, 0);
   if (!in.ok()) return in.status();
-  const SliceRanges* slice = instruction.attrs().Get<SliceRanges>("slice");
+  const SliceRanges* slice = instruction.attrs().Get<SliceRanges>(attr::kSlice);
   const Shape& shape = (*in)->shape();
   if (slice == nullptr ||
       static_cast<int64_t>(slice->ranges.size()) != shape.rank()) {
@@ -209,7 +210,7 @@ absl::StatusOr<Literal> ConcatenateKernel(
     const Instruction& instruction, absl::Span<const Literal* const> operands,
     EvalContext& context) {
   absl::StatusOr<const std::vector<int64_t>*> dims =
-      Int64ListAttribute(instruction, "dimensions");
+      Int64ListAttribute(instruction, attr::kDimensions);
   if (!dims.ok()) return dims.status();
   if ((*dims)->size() != 1 || operands.empty()) {
     return KernelError(instruction, "concatenate needs one dimension");
@@ -280,7 +281,7 @@ absl::StatusOr<Literal> PadKernel(const Instruction& instruction,
   if (!value.ok()) return value.status();
   const Shape& shape = (*in)->shape();
   const PaddingConfig* config =
-      instruction.attrs().Get<PaddingConfig>("padding");
+      instruction.attrs().Get<PaddingConfig>(attr::kPadding);
   if (config == nullptr ||
       static_cast<int64_t>(config->dimensions.size()) != shape.rank() ||
       !(*value)->shape().IsScalar() ||
@@ -346,7 +347,7 @@ absl::StatusOr<Literal> BroadcastWithDynamicSizes(
   absl::StatusOr<Literal> out = BroadcastKernel(instruction, operands, context);
   if (!out.ok() || !operands[0]->has_dynamic_sizes()) return out;
   const std::vector<int64_t>* dims =
-      instruction.attrs().Get<std::vector<int64_t>>("dimensions");
+      instruction.attrs().Get<std::vector<int64_t>>(attr::kDimensions);
   std::vector<int64_t> source(out->shape().rank(), -1);
   for (size_t i = 0; dims != nullptr && i < dims->size(); ++i) {
     source[(*dims)[i]] = static_cast<int64_t>(i);  // Checked by the kernel.

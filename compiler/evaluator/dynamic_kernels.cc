@@ -7,6 +7,8 @@
 #include "absl/algorithm/container.h"
 #include "absl/strings/str_cat.h"
 #include "compiler/evaluator/data_movement_copy.h"
+#include "compiler/ir/attr_names.h"
+#include "compiler/util/int_lists.h"
 
 namespace kiln {
 namespace eval {
@@ -111,21 +113,6 @@ const std::vector<int64_t>& ListOrEmpty(const Instruction& instruction,
   return list == nullptr ? *empty : *list;
 }
 
-bool Contains(const std::vector<int64_t>& list, int64_t value) {
-  return absl::c_linear_search(list, value);
-}
-
-// Dimensions 0..rank-1 not named in `a` or `b`, in order.
-std::vector<int64_t> OtherDimensions(int64_t rank,
-                                     const std::vector<int64_t>& a,
-                                     const std::vector<int64_t>& b) {
-  std::vector<int64_t> dims;
-  for (int64_t d = 0; d < rank; ++d) {
-    if (!Contains(a, d) && !Contains(b, d)) dims.push_back(d);
-  }
-  return dims;
-}
-
 }  // namespace
 
 absl::StatusOr<Literal> RunDotDynamic(Kernel kernel,
@@ -142,9 +129,9 @@ absl::StatusOr<Literal> RunDotDynamic(Kernel kernel,
   const Literal& lhs = *operands[0];
   const Literal& rhs = *operands[1];
   const std::vector<int64_t>& lhs_batch =
-      ListOrEmpty(instruction, "lhs_batch_dims");
+      ListOrEmpty(instruction, attr::kLhsBatchDims);
   const std::vector<int64_t>& rhs_batch =
-      ListOrEmpty(instruction, "rhs_batch_dims");
+      ListOrEmpty(instruction, attr::kRhsBatchDims);
   std::vector<int64_t> sizes;
   for (size_t i = 0; i < lhs_batch.size() && i < rhs_batch.size(); ++i) {
     const int64_t from_lhs = SizeIfDynamic(lhs, lhs_batch[i]);
@@ -152,13 +139,13 @@ absl::StatusOr<Literal> RunDotDynamic(Kernel kernel,
                                   : SizeIfDynamic(rhs, rhs_batch[i]));
   }
   for (int64_t d :
-       OtherDimensions(lhs.shape().rank(), lhs_batch,
-                       ListOrEmpty(instruction, "lhs_contracting_dims"))) {
+       util::DimsNotIn(lhs.shape().rank(), lhs_batch,
+                       ListOrEmpty(instruction, attr::kLhsContractingDims))) {
     sizes.push_back(SizeIfDynamic(lhs, d));
   }
   for (int64_t d :
-       OtherDimensions(rhs.shape().rank(), rhs_batch,
-                       ListOrEmpty(instruction, "rhs_contracting_dims"))) {
+       util::DimsNotIn(rhs.shape().rank(), rhs_batch,
+                       ListOrEmpty(instruction, attr::kRhsContractingDims))) {
     sizes.push_back(SizeIfDynamic(rhs, d));
   }
   if (absl::Status s =
@@ -178,7 +165,7 @@ absl::StatusOr<Literal> RunConvolutionDynamic(
   if (!zeroed.ok()) return zeroed.status();
   absl::StatusOr<Literal> result = kernel(instruction, *zeroed, context);
   const auto* dn =
-      instruction.attrs().Get<ConvolutionDimensionNumbers>("dim_labels");
+      instruction.attrs().Get<ConvolutionDimensionNumbers>(attr::kDimLabels);
   if (!result.ok() || dn == nullptr || !result->shape().IsArray()) {
     return result;
   }
@@ -224,12 +211,13 @@ absl::StatusOr<Literal> RunGatherDynamic(
   if (!result.ok() || !result->shape().IsArray()) return result;
   // Offset dimensions that take a dynamic operand dimension whole.
   const std::vector<int64_t>& offset_dims =
-      ListOrEmpty(instruction, "offset_dims");
+      ListOrEmpty(instruction, attr::kOffsetDims);
   const std::vector<int64_t>& slice_sizes =
-      ListOrEmpty(instruction, "slice_sizes");
-  const std::vector<int64_t> window_operand_dims = OtherDimensions(
-      operand.shape().rank(), ListOrEmpty(instruction, "collapsed_slice_dims"),
-      ListOrEmpty(instruction, "operand_batching_dims"));
+      ListOrEmpty(instruction, attr::kSliceSizes);
+  const std::vector<int64_t> window_operand_dims =
+      util::DimsNotIn(operand.shape().rank(),
+                      ListOrEmpty(instruction, attr::kCollapsedSliceDims),
+                      ListOrEmpty(instruction, attr::kOperandBatchingDims));
   std::vector<int64_t> sizes = result->dynamic_sizes();
   for (size_t k = 0; k < offset_dims.size() && k < window_operand_dims.size();
        ++k) {
@@ -265,14 +253,14 @@ absl::Status CutScatterInputs(const Instruction& instruction,
   const Literal& indices = *values[n];
   const int64_t index_rank = indices.shape().rank();
   const int64_t* ivd_attr =
-      instruction.attrs().Get<int64_t>("index_vector_dim");
+      instruction.attrs().Get<int64_t>(attr::kIndexVectorDim);
   const int64_t ivd = ivd_attr == nullptr ? index_rank : *ivd_attr;
   std::vector<int64_t> batch;
   for (int64_t d = 0; d < index_rank; ++d) {
     if (d != ivd) batch.push_back(d);
   }
   const std::vector<int64_t>& window =
-      ListOrEmpty(instruction, "update_window_dims");
+      ListOrEmpty(instruction, attr::kUpdateWindowDims);
   const Literal& updates0 = *values[n + 1];
   const int64_t update_rank = updates0.shape().rank();
   for (int64_t d : window) {
@@ -284,7 +272,7 @@ absl::Status CutScatterInputs(const Instruction& instruction,
   }
   std::vector<int64_t> scatter;
   for (int64_t d = 0; d < update_rank; ++d) {
-    if (!Contains(window, d)) scatter.push_back(d);
+    if (!util::Contains(window, d)) scatter.push_back(d);
   }
   std::vector<int64_t> index_sizes = indices.dynamic_sizes();
   std::vector<int64_t> update_sizes = updates0.shape().dimensions();
@@ -294,9 +282,10 @@ absl::Status CutScatterInputs(const Instruction& instruction,
     index_sizes[batch[k]] = size;
     update_sizes[scatter[k]] = size;
   }
-  const std::vector<int64_t> window_operand_dims = OtherDimensions(
-      operand.shape().rank(), ListOrEmpty(instruction, "inserted_window_dims"),
-      ListOrEmpty(instruction, "input_batching_dims"));
+  const std::vector<int64_t> window_operand_dims =
+      util::DimsNotIn(operand.shape().rank(),
+                      ListOrEmpty(instruction, attr::kInsertedWindowDims),
+                      ListOrEmpty(instruction, attr::kInputBatchingDims));
   for (size_t k = 0; k < window.size() && k < window_operand_dims.size(); ++k) {
     const int64_t size = updates0.dynamic_size(window[k]);
     const int64_t bound = updates0.shape().dimension(window[k]);
@@ -399,7 +388,7 @@ int64_t WindowCount(int64_t size, const WindowDimension& window) {
 absl::StatusOr<Literal> RunSelectAndScatterDynamic(
     Kernel kernel, const Instruction& instruction,
     absl::Span<const Literal* const> operands, EvalContext& context) {
-  const Window* window = instruction.attrs().Get<Window>("window");
+  const Window* window = instruction.attrs().Get<Window>(attr::kWindow);
   if (operands.size() != 3 || window == nullptr ||
       !operands[0]->shape().IsArray() || !operands[1]->shape().IsArray() ||
       static_cast<int64_t>(window->dimensions.size()) !=
@@ -445,7 +434,8 @@ absl::StatusOr<Literal> RunCollectiveDynamic(
     absl::Span<const Literal* const> operands, EvalContext& context) {
   // A dimension the collective concatenates, splits or scatters must be
   // whole: its padding would otherwise land between valid elements.
-  const std::vector<int64_t>& moved = ListOrEmpty(instruction, "dimensions");
+  const std::vector<int64_t>& moved =
+      ListOrEmpty(instruction, attr::kDimensions);
   for (const Literal* operand : operands) {
     if (!operand->shape().IsArray()) continue;
     for (int64_t d : moved) {

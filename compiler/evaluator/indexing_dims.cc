@@ -6,19 +6,20 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "compiler/evaluator/kernel.h"
+#include "compiler/ir/attr_names.h"
 
 namespace kiln {
 namespace eval {
 namespace {
 
 std::vector<int64_t> ListOrEmpty(const Instruction& instruction,
-                                 const char* name) {
+                                 absl::string_view name) {
   const std::vector<int64_t>* list =
       instruction.attrs().Get<std::vector<int64_t>>(name);
   return list == nullptr ? std::vector<int64_t>() : *list;
 }
 
-absl::Status BadList(const Instruction& instruction, const char* name,
+absl::Status BadList(const Instruction& instruction, absl::string_view name,
                      const std::vector<int64_t>& list, absl::string_view why) {
   return KernelError(
       instruction,
@@ -26,7 +27,7 @@ absl::Status BadList(const Instruction& instruction, const char* name,
 }
 
 // Every entry in [0, bound), no repeats; `increasing` also asks for order.
-absl::Status CheckList(const Instruction& instruction, const char* name,
+absl::Status CheckList(const Instruction& instruction, absl::string_view name,
                        const std::vector<int64_t>& list, int64_t bound,
                        bool increasing) {
   std::vector<bool> seen(bound > 0 ? bound : 0, false);
@@ -45,8 +46,10 @@ absl::Status CheckList(const Instruction& instruction, const char* name,
   return absl::OkStatus();
 }
 
-absl::Status CheckDisjoint(const Instruction& instruction, const char* a_name,
-                           const std::vector<int64_t>& a, const char* b_name,
+absl::Status CheckDisjoint(const Instruction& instruction,
+                           absl::string_view a_name,
+                           const std::vector<int64_t>& a,
+                           absl::string_view b_name,
                            const std::vector<int64_t>& b) {
   for (int64_t d : a) {
     if (absl::c_linear_search(b, d)) {
@@ -140,7 +143,7 @@ absl::StatusOr<IndexedDims> ReadIndexedDims(const Instruction& instruction,
   d.operand_batching = ListOrEmpty(instruction, names.operand_batching);
   d.index_batching = ListOrEmpty(instruction, names.index_batching);
   d.index_map = ListOrEmpty(instruction, names.index_map);
-  const int64_t* ivd = instruction.attrs().Get<int64_t>("index_vector_dim");
+  const int64_t* ivd = instruction.attrs().Get<int64_t>(attr::kIndexVectorDim);
   if (!IsIntegralType(indices.element_type())) {
     return KernelError(instruction, "the indices must be integers");
   }

@@ -15,7 +15,9 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "compiler/evaluator/data_movement_copy.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/instruction.h"
 #include "compiler/ir/literal.h"
 
@@ -23,19 +25,20 @@ namespace kiln {
 namespace eval {
 
 struct IndexedDimNames {
-  const char* window;
-  const char* collapsed;
-  const char* operand_batching;
-  const char* index_batching;
-  const char* index_map;
+  absl::string_view window;
+  absl::string_view collapsed;
+  absl::string_view operand_batching;
+  absl::string_view index_batching;
+  absl::string_view index_map;
 };
 
 inline constexpr IndexedDimNames kGatherDimNames = {
-    "offset_dims", "collapsed_slice_dims", "operand_batching_dims",
-    "start_indices_batching_dims", "start_index_map"};
+    attr::kOffsetDims, attr::kCollapsedSliceDims, attr::kOperandBatchingDims,
+    attr::kStartIndicesBatchingDims, attr::kStartIndexMap};
 inline constexpr IndexedDimNames kScatterDimNames = {
-    "update_window_dims", "inserted_window_dims", "input_batching_dims",
-    "scatter_indices_batching_dims", "scatter_dims_to_operand_dims"};
+    attr::kUpdateWindowDims, attr::kInsertedWindowDims,
+    attr::kInputBatchingDims, attr::kScatterIndicesBatchingDims,
+    attr::kScatterDimsToOperandDims};
 
 // The dimension numbers plus what follows from them for one operand rank
 // and one indices shape.

@@ -14,6 +14,7 @@
 #include "compiler/evaluator/dynamic_kernels.h"
 #include "compiler/evaluator/indexing_dims.h"
 #include "compiler/evaluator/kernel.h"
+#include "compiler/ir/attr_names.h"
 
 namespace kiln {
 namespace eval {
@@ -76,7 +77,7 @@ absl::StatusOr<Literal> DynamicSliceKernel(
   absl::StatusOr<const Literal*> in = ArrayValue(instruction, operands, 0);
   if (!in.ok()) return in.status();
   absl::StatusOr<const std::vector<int64_t>*> sizes =
-      Int64ListAttribute(instruction, "dynamic_slice_sizes");
+      Int64ListAttribute(instruction, attr::kDynamicSliceSizes);
   if (!sizes.ok()) return sizes.status();
   const Shape& shape = (*in)->shape();
   if (static_cast<int64_t>((*sizes)->size()) != shape.rank()) {
@@ -192,13 +193,13 @@ absl::StatusOr<Literal> GatherKernel(const Instruction& instruction,
   absl::StatusOr<const Literal*> indices = ArrayValue(instruction, operands, 1);
   if (!indices.ok()) return indices.status();
   absl::StatusOr<const std::vector<int64_t>*> sizes =
-      Int64ListAttribute(instruction, "slice_sizes");
+      Int64ListAttribute(instruction, attr::kSliceSizes);
   if (!sizes.ok()) return sizes.status();
   const std::vector<int64_t>* offset_dims =
-      instruction.attrs().Get<std::vector<int64_t>>("offset_dims");
+      instruction.attrs().Get<std::vector<int64_t>>(attr::kOffsetDims);
   const Shape& shape = (*in)->shape();
   const Shape& index_shape = (*indices)->shape();
-  const int64_t* ivd = instruction.attrs().Get<int64_t>("index_vector_dim");
+  const int64_t* ivd = instruction.attrs().Get<int64_t>(attr::kIndexVectorDim);
   const int64_t batch_rank =
       index_shape.rank() - (ivd != nullptr && *ivd < index_shape.rank());
   const int64_t out_rank =

@@ -19,6 +19,7 @@
 #include "compiler/evaluator/dynamic_kernels.h"
 #include "compiler/evaluator/indexing_dims.h"
 #include "compiler/evaluator/kernel.h"
+#include "compiler/ir/attr_names.h"
 
 namespace kiln {
 namespace eval {
@@ -221,7 +222,7 @@ absl::StatusOr<Literal> ScatterKernel(const Instruction& instruction,
   absl::StatusOr<int64_t> n = OperandCount(instruction, values);
   if (!n.ok()) return n.status();
   Computation* const* to_apply =
-      instruction.attrs().Get<Computation*>("to_apply");
+      instruction.attrs().Get<Computation*>(attr::kToApply);
   if (to_apply == nullptr || *to_apply == nullptr) {
     return KernelError(instruction, "scatter needs to_apply=<computation>");
   }

@@ -22,6 +22,7 @@
 #include "compiler/evaluator/collective_hub.h"
 #include "compiler/evaluator/io_transfers.h"
 #include "compiler/evaluator/kernel.h"
+#include "compiler/ir/attr_names.h"
 
 namespace kiln {
 namespace eval {
@@ -102,7 +103,7 @@ absl::StatusOr<Literal> OutfeedKernel(const Instruction& instruction,
 }
 
 absl::StatusOr<int64_t> ChannelOf(const Instruction& instruction) {
-  const int64_t* channel = instruction.attrs().Get<int64_t>("channel_id");
+  const int64_t* channel = instruction.attrs().Get<int64_t>(attr::kChannelId);
   if (channel == nullptr) return KernelError(instruction, "needs channel_id=");
   return *channel;
 }
@@ -231,7 +232,7 @@ absl::StatusOr<Literal> CustomCallKernel(
     const Instruction& instruction, absl::Span<const Literal* const> operands,
     EvalContext& context) {
   const std::string* target =
-      instruction.attrs().Get<std::string>("custom_call_target");
+      instruction.attrs().Get<std::string>(attr::kCustomCallTarget);
   if (target == nullptr) {
     return KernelError(instruction, "needs custom_call_target=");
   }

@@ -9,6 +9,7 @@
 
 #include "compiler/evaluator/linalg_common.h"
 #include "compiler/evaluator/linalg_internal.h"
+#include "compiler/ir/attr_names.h"
 
 namespace kiln {
 namespace eval {
@@ -23,7 +24,8 @@ struct FeatureLayout {
 };
 
 FeatureLayout LayoutOf(const Instruction& instruction, const Shape& shape) {
-  const int64_t feature = *instruction.attrs().Get<int64_t>("feature_index");
+  const int64_t feature =
+      *instruction.attrs().Get<int64_t>(attr::kFeatureIndex);
   FeatureLayout layout;
   layout.features = shape.dimension(feature);
   layout.stride = RowMajorStrides(shape.dimensions())[feature];
@@ -73,7 +75,7 @@ absl::StatusOr<Literal> TupleOfThree(const Instruction& instruction,
 // epsilon=, which the schema requires (a module built without the parser
 // may still lack it).
 absl::StatusOr<double> Epsilon(const Instruction& instruction) {
-  const double* epsilon = instruction.attrs().Get<double>("epsilon");
+  const double* epsilon = instruction.attrs().Get<double>(attr::kEpsilon);
   if (epsilon == nullptr) {
     return KernelError(instruction, "missing epsilon=");
   }

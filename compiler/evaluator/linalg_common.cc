@@ -46,7 +46,7 @@ int64_t SafeProduct(std::initializer_list<int64_t> factors) {
 }
 
 const std::vector<int64_t>& Int64ListOrEmpty(const Instruction& instruction,
-                                             const char* name) {
+                                             absl::string_view name) {
   static const std::vector<int64_t>* const kEmpty = new std::vector<int64_t>;
   const std::vector<int64_t>* list =
       instruction.attrs().Get<std::vector<int64_t>>(name);
@@ -58,18 +58,6 @@ int64_t ProductOf(absl::Span<const int64_t> dims,
   int64_t product = 1;
   for (int64_t d : which) product *= dims[d];
   return product;
-}
-
-std::vector<int64_t> OtherDims(int64_t rank, absl::Span<const int64_t> a,
-                               absl::Span<const int64_t> b) {
-  std::vector<int64_t> other;
-  for (int64_t d = 0; d < rank; ++d) {
-    if (std::find(a.begin(), a.end(), d) == a.end() &&
-        std::find(b.begin(), b.end(), d) == b.end()) {
-      other.push_back(d);
-    }
-  }
-  return other;
 }
 
 std::vector<int64_t> Joined(

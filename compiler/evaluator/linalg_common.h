@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "compiler/evaluator/kernel.h"
 #include "compiler/evaluator/typed.h"
@@ -46,7 +47,7 @@ int64_t SafeProduct(std::initializer_list<int64_t> factors);
 
 // The operand list attribute `name`, or an empty list when absent.
 const std::vector<int64_t>& Int64ListOrEmpty(const Instruction& instruction,
-                                             const char* name);
+                                             absl::string_view name);
 
 template <typename T>
 struct IsComplex : std::false_type {};
@@ -208,10 +209,6 @@ std::vector<V> Transposed(const std::vector<V>& values,
 // Product of dims[i] for i in `which`.
 int64_t ProductOf(absl::Span<const int64_t> dims,
                   absl::Span<const int64_t> which);
-
-// The dims of [0, rank) not in `a` nor `b`, in increasing order.
-std::vector<int64_t> OtherDims(int64_t rank, absl::Span<const int64_t> a,
-                               absl::Span<const int64_t> b);
 
 // Concatenation of lists.
 std::vector<int64_t> Joined(

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/ir/attr_names.h"
+#include "compiler/util/int_lists.h"
 
 namespace kiln {
 namespace eval {
@@ -15,14 +17,17 @@ namespace eval {
 DotLayout PlanDot(const Instruction& instruction, const Shape& lhs,
                   const Shape& rhs, int64_t rhs_skip) {
   DotLayout plan;
-  plan.lhs_batch = Int64ListOrEmpty(instruction, "lhs_batch_dims");
-  plan.rhs_batch = Int64ListOrEmpty(instruction, "rhs_batch_dims");
-  plan.lhs_contracting = Int64ListOrEmpty(instruction, "lhs_contracting_dims");
-  plan.rhs_contracting = Int64ListOrEmpty(instruction, "rhs_contracting_dims");
-  plan.lhs_free = OtherDims(lhs.rank(), plan.lhs_batch, plan.lhs_contracting);
+  plan.lhs_batch = Int64ListOrEmpty(instruction, attr::kLhsBatchDims);
+  plan.rhs_batch = Int64ListOrEmpty(instruction, attr::kRhsBatchDims);
+  plan.lhs_contracting =
+      Int64ListOrEmpty(instruction, attr::kLhsContractingDims);
+  plan.rhs_contracting =
+      Int64ListOrEmpty(instruction, attr::kRhsContractingDims);
+  plan.lhs_free =
+      util::DimsNotIn(lhs.rank(), plan.lhs_batch, plan.lhs_contracting);
   std::vector<int64_t> rhs_used = plan.rhs_batch;
   if (rhs_skip >= 0) rhs_used.push_back(rhs_skip);
-  plan.rhs_free = OtherDims(rhs.rank(), rhs_used, plan.rhs_contracting);
+  plan.rhs_free = util::DimsNotIn(rhs.rank(), rhs_used, plan.rhs_contracting);
   plan.batch = ProductOf(lhs.dimensions(), plan.lhs_batch);
   plan.m = ProductOf(lhs.dimensions(), plan.lhs_free);
   plan.k = ProductOf(lhs.dimensions(), plan.lhs_contracting);
@@ -70,7 +75,7 @@ absl::StatusOr<Literal> DotKernel(const Instruction& instruction,
   absl::Status ok = CheckLinalgShapeRule(instruction, context);
   if (ok.ok()) ok = CheckArrayResult(instruction);
   if (!ok.ok()) return ok;
-  if (instruction.attrs().Has("sparsity") || operands.size() != 2) {
+  if (instruction.attrs().Has(attr::kSparsity) || operands.size() != 2) {
     return KernelError(instruction,
                        "sparse dot (sparsity= with metadata operands) is not "
                        "supported by the reference evaluator");

@@ -18,6 +18,7 @@
 
 #include "compiler/evaluator/linalg_common.h"
 #include "compiler/evaluator/linalg_internal.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ops/attr_enums.h"
 
 namespace kiln {
@@ -118,10 +119,10 @@ absl::StatusOr<Literal> FftKernel(const Instruction& instruction,
   absl::Status ok = CheckLinalgShapeRule(instruction, context);
   if (!ok.ok()) return ok;
   const Literal& operand = *operands[0];
-  const FftType type =
-      *ParseFftType(instruction.attrs().Get<EnumValue>("fft_type")->spelling);
+  const FftType type = *ParseFftType(
+      instruction.attrs().Get<EnumValue>(attr::kFftType)->spelling);
   const std::vector<int64_t>& lengths =
-      *instruction.attrs().Get<std::vector<int64_t>>("fft_length");
+      *instruction.attrs().Get<std::vector<int64_t>>(attr::kFftLength);
   std::vector<int64_t> dims = operand.shape().dimensions();
   const size_t rank = dims.size();
   const size_t first_axis = rank - lengths.size();

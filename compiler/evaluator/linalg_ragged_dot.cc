@@ -18,6 +18,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/evaluator/linalg_dot.h"
+#include "compiler/ir/attr_names.h"
 
 namespace kiln {
 namespace eval {
@@ -226,12 +227,12 @@ absl::StatusOr<Literal> RaggedDotKernel(
   if (!instruction.shape().IsArray()) {
     return KernelError(instruction, "declared shape is not an array");
   }
-  const int64_t ragged = Int64ListOrEmpty(instruction, "lhs_ragged_dims")[0];
+  const int64_t ragged = Int64ListOrEmpty(instruction, attr::kLhsRaggedDims)[0];
   const std::vector<int64_t>& group_dims =
-      Int64ListOrEmpty(instruction, "rhs_group_dims");
+      Int64ListOrEmpty(instruction, attr::kRhsGroupDims);
   const int64_t group_dim = group_dims.empty() ? -1 : group_dims[0];
   const std::vector<int64_t>& contracting =
-      Int64ListOrEmpty(instruction, "lhs_contracting_dims");
+      Int64ListOrEmpty(instruction, attr::kLhsContractingDims);
   const bool in_contracting = std::find(contracting.begin(), contracting.end(),
                                         ragged) != contracting.end();
   return DispatchByComputeType(

@@ -2,6 +2,8 @@
 
 #include <cstddef>
 
+#include "compiler/util/int_lists.h"
+
 namespace kiln {
 namespace eval {
 namespace {
@@ -13,12 +15,6 @@ uint64_t Join(uint32_t low, uint32_t high) {
 }
 uint32_t RotateLeft(uint32_t x, int bits) {
   return (x << bits) | (x >> (32 - bits));
-}
-
-int64_t Product(absl::Span<const int64_t> dims) {
-  int64_t product = 1;
-  for (int64_t d : dims) product *= d;
-  return product;
 }
 
 int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
@@ -34,7 +30,7 @@ void ThreeFry32(std::array<uint32_t, 2> key, uint64_t counter,
   size_t split = 0;
   while (split < dims.size() && dims[split] <= 1) ++split;
   if (split == dims.size()) {
-    const int64_t n = Product(dims);
+    const int64_t n = util::Product(dims);
     if (n == 1) {
       out.bits[0] = ThreeFry2x32(key, {Low32(counter), High32(counter)})[0];
     }
@@ -43,8 +39,8 @@ void ThreeFry32(std::array<uint32_t, 2> key, uint64_t counter,
   }
   const int64_t size = dims[split];
   const int64_t half = CeilDiv(size, 2);
-  const int64_t outer = Product(dims.subspan(0, split));
-  const int64_t inner = Product(dims.subspan(split + 1));
+  const int64_t outer = util::Product(dims.subspan(0, split));
+  const int64_t inner = util::Product(dims.subspan(split + 1));
   uint64_t c = counter;
   for (int64_t o = 0; o < outer; ++o) {
     for (int64_t j = 0; j < half; ++j) {
@@ -140,7 +136,7 @@ GeneratedBits GenerateBits(BitGenerator generator,
                            absl::Span<const uint64_t> state,
                            absl::Span<const int64_t> dims, int bit_width) {
   GeneratedBits out;
-  const int64_t n = Product(dims);
+  const int64_t n = util::Product(dims);
   out.bits.assign(static_cast<size_t>(n), 0);
   out.new_state.assign(state.begin(), state.end());
   const std::array<uint32_t, 2> key = {Low32(state[0]), High32(state[0])};

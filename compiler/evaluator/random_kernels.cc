@@ -12,6 +12,7 @@
 #include "compiler/evaluator/kernel.h"
 #include "compiler/evaluator/random_bits.h"
 #include "compiler/evaluator/typed.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ops/shape_inference.h"
 
 namespace kiln {
@@ -30,7 +31,7 @@ absl::StatusOr<Literal> RngBitGeneratorKernel(
   if (absl::Status rule = context.RuleShape(instruction).status(); !rule.ok())
     return rule;
   const absl::string_view algorithm =
-      EnumAttr(instruction, "algorithm", "rng_default");
+      EnumAttr(instruction, attr::kAlgorithm, "rng_default");
   // rng_default is Philox, as on XLA's CPU and GPU backends.
   const BitGenerator generator = algorithm == "rng_three_fry"
                                      ? BitGenerator::kThreeFry
@@ -133,7 +134,7 @@ absl::StatusOr<Literal> RngKernel(const Instruction& instruction,
   absl::StatusOr<Literal> result = context.NewResult(instruction);
   if (!result.ok()) return result;
   const bool normal =
-      EnumAttr(instruction, "distribution", "rng_uniform") == "rng_normal";
+      EnumAttr(instruction, attr::kDistribution, "rng_uniform") == "rng_normal";
   std::mt19937_64& generator = context.state().generator;
   const Literal& first = *operands[0];
   const Literal& second = *operands[1];
@@ -168,7 +169,7 @@ absl::StatusOr<Literal> RngKernel(const Instruction& instruction,
 absl::StatusOr<Literal> RngGetAndUpdateStateKernel(
     const Instruction& instruction, absl::Span<const Literal* const>,
     EvalContext& context) {
-  const int64_t* delta = instruction.attrs().Get<int64_t>("delta");
+  const int64_t* delta = instruction.attrs().Get<int64_t>(attr::kDelta);
   if (delta == nullptr) return KernelError(instruction, "needs delta=");
   absl::StatusOr<Literal> result =
       context.NewLiteral(instruction, Shape::Array(ElementType::kU64, {2}));

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/evaluator/reduction_internal.h"
 #include "compiler/evaluator/reduction_util.h"
+#include "compiler/ir/attr_names.h"
 
 namespace kiln {
 namespace eval {
@@ -61,15 +62,16 @@ absl::StatusOr<Literal> ScanKernel(const Instruction& instruction,
   absl::StatusOr<Shape> rule = context.RuleShape(instruction);
   if (!rule.ok()) return rule.status();
   absl::StatusOr<const Computation*> body =
-      CalledComputation(instruction, "to_apply");
+      CalledComputation(instruction, attr::kToApply);
   if (!body.ok()) return body.status();
-  const int64_t* carries_attr = instruction.attrs().Get<int64_t>("num_carries");
+  const int64_t* carries_attr =
+      instruction.attrs().Get<int64_t>(attr::kNumCarries);
   const int64_t carries = carries_attr == nullptr ? 0 : *carries_attr;
-  const bool* reverse_attr = instruction.attrs().Get<bool>("is_reverse");
+  const bool* reverse_attr = instruction.attrs().Get<bool>(attr::kIsReverse);
   const bool reverse = reverse_attr != nullptr && *reverse_attr;
   const int64_t inputs = static_cast<int64_t>(operands.size()) - carries;
   const int64_t dim =
-      instruction.attrs().Get<std::vector<int64_t>>("dimensions")->at(0);
+      instruction.attrs().Get<std::vector<int64_t>>(attr::kDimensions)->at(0);
   const Shape& first = operands[0]->shape();
   const Shape& result_shape = *rule;
   const int64_t outputs = result_shape.tuple_size() - carries;

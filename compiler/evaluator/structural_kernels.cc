@@ -2,6 +2,7 @@
 // (parameter is bound by the driver, evaluator.cc.)
 #include "absl/strings/str_cat.h"
 #include "compiler/evaluator/kernel.h"
+#include "compiler/ir/attr_names.h"
 
 namespace kiln {
 namespace eval {
@@ -28,7 +29,7 @@ absl::StatusOr<Literal> TupleKernel(const Instruction&,
 absl::StatusOr<Literal> GetTupleElementKernel(
     const Instruction& instruction, absl::Span<const Literal* const> operands,
     EvalContext&) {
-  const int64_t* index = instruction.attrs().Get<int64_t>("index");
+  const int64_t* index = instruction.attrs().Get<int64_t>(attr::kIndex);
   const std::vector<Literal>& elements = operands[0]->tuple_elements();
   if (index == nullptr || *index < 0 ||
       *index >= static_cast<int64_t>(elements.size())) {

@@ -4,6 +4,7 @@
 
 #include <array>
 
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/element_type.h"
 #include "compiler/ir/instruction.h"
 
@@ -278,10 +279,10 @@ bool HasOwnSideEffect(const Instruction& instruction) {
     case SideEffect::kAlways:
       return true;
     case SideEffect::kIfChannel:
-      return FlagSet(instruction, "constrain_layout") ||
-             instruction.attrs().Has("channel_id");
+      return FlagSet(instruction, attr::kConstrainLayout) ||
+             instruction.attrs().Has(attr::kChannelId);
     case SideEffect::kIfFlagged:
-      return FlagSet(instruction, "custom_call_has_side_effect");
+      return FlagSet(instruction, attr::kCustomCallHasSideEffect);
   }
   return false;
 }

@@ -5,6 +5,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "compiler/util/int_lists.h"
 
 namespace kiln {
 namespace {
@@ -49,16 +50,6 @@ void AppendShape(const Shape& shape, bool print_layout, std::string* out) {
   // Like XLA, a scalar's empty layout "{}" is not printed.
   if (shape.IsScalar() && layout.empty()) return;
   absl::StrAppend(out, "{", layout, "}");
-}
-
-bool IsPermutation(const std::vector<int64_t>& values, int64_t size) {
-  if (static_cast<int64_t>(values.size()) != size) return false;
-  std::vector<bool> seen(size, false);
-  for (int64_t v : values) {
-    if (v < 0 || v >= size || seen[v]) return false;
-    seen[v] = true;
-  }
-  return true;
 }
 
 absl::Status LayoutError(const Shape& shape, absl::string_view what) {
@@ -122,7 +113,7 @@ absl::Status ValidateScalarFields(const Shape& shape, const Layout& layout) {
 }
 
 absl::Status ValidateLayoutForShape(const Shape& shape, const Layout& layout) {
-  if (!IsPermutation(layout.minor_to_major(), shape.rank())) {
+  if (!util::IsPermutation(layout.minor_to_major(), shape.rank())) {
     return LayoutError(shape,
                        "minor_to_major is not a permutation of the "
                        "dimension numbers");

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/attributes.h"
 #include "compiler/ir/computation.h"
 #include "compiler/ops/computation_rules.h"
@@ -32,9 +33,10 @@ absl::StatusOr<const Computation*> AsyncComputation(
   constexpr int kMaxChainLength = 1 << 20;
   const Instruction* current = &instruction;
   for (int step = 0; step < kMaxChainLength; ++step) {
-    Computation* const* calls = current->attrs().Get<Computation*>("calls");
+    Computation* const* calls =
+        current->attrs().Get<Computation*>(attr::kCalls);
     if (calls != nullptr && *calls != nullptr) {
-      return RequiredComputationAttr(*current, "calls", kAsync);
+      return RequiredComputationAttr(*current, attr::kCalls, kAsync);
     }
     if (current->opcode() == Opcode::kAsyncStart ||
         current->operand_count() == 0) {
@@ -175,7 +177,7 @@ absl::Status CheckOutputOperandAliasing(const Instruction& instruction,
                                         absl::string_view spec_section) {
   const OutputOperandAliasing* aliasing =
       instruction.attrs().Get<OutputOperandAliasing>(
-          "output_to_operand_aliasing");
+          attr::kOutputToOperandAliasing);
   if (aliasing == nullptr) return absl::OkStatus();
   for (const OutputOperandAlias& alias : aliasing->aliases) {
     const Shape* output = SubshapeAt(result, alias.output_index);

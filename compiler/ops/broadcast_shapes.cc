@@ -5,7 +5,9 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ops/shape_rule_util.h"
+#include "compiler/util/int_lists.h"
 
 namespace kiln {
 namespace ops_internal {
@@ -59,14 +61,10 @@ absl::StatusOr<std::vector<const Shape*>> OperandShapes(
   return shapes;
 }
 
-bool Contains(const std::vector<int64_t>& list, int64_t value) {
-  return std::find(list.begin(), list.end(), value) != list.end();
-}
-
 absl::StatusOr<Shape> StrictShape(const Instruction& instruction,
                                   const BroadcastOptions& options,
                                   const std::vector<const Shape*>& shapes) {
-  if (Int64ListAttr(instruction, "broadcast_dimensions") != nullptr) {
+  if (Int64ListAttr(instruction, attr::kBroadcastDimensions) != nullptr) {
     return RuleError(instruction,
                      "broadcast_dimensions is client-form implicit "
                      "broadcasting; strict HLO needs an explicit broadcast",
@@ -75,12 +73,12 @@ absl::StatusOr<Shape> StrictShape(const Instruction& instruction,
   // The reference is the first operand that may not be a lone scalar.
   size_t ref = 0;
   while (ref + 1 < shapes.size() &&
-         Contains(options.strict_scalar_ok, options.operands[ref])) {
+         util::Contains(options.strict_scalar_ok, options.operands[ref])) {
     ++ref;
   }
   for (size_t i = 0; i < shapes.size(); ++i) {
     const bool scalar_ok =
-        Contains(options.strict_scalar_ok, options.operands[i]);
+        util::Contains(options.strict_scalar_ok, options.operands[i]);
     if (scalar_ok && shapes[i]->IsScalar()) continue;
     if (shapes[i]->dimensions() != shapes[ref]->dimensions() ||
         shapes[i]->dynamic_dimensions() != shapes[ref]->dynamic_dimensions()) {
@@ -133,7 +131,7 @@ absl::Status MergeInDim(const Instruction& instruction, int64_t operand,
         kInDim);
   }
   absl::Status increasing = CheckDimsStrictlyIncreasing(
-      instruction, "broadcast_dimensions", dims, result_rank, kInDim);
+      instruction, attr::kBroadcastDimensions, dims, result_rank, kInDim);
   if (!increasing.ok()) return increasing;
   for (int64_t i = 0; i < shape.rank(); ++i) {
     const int64_t target = dims[i];
@@ -166,7 +164,7 @@ absl::StatusOr<Shape> ClientShape(const Instruction& instruction,
                                   const BroadcastOptions& options,
                                   const std::vector<const Shape*>& shapes) {
   const std::vector<int64_t>* dims =
-      Int64ListAttr(instruction, "broadcast_dimensions");
+      Int64ListAttr(instruction, attr::kBroadcastDimensions);
   size_t top = 0;
   for (size_t i = 1; i < shapes.size(); ++i) {
     if (shapes[i]->rank() > shapes[top]->rank()) top = i;

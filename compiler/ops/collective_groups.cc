@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/attributes.h"
 #include "compiler/ir/computation.h"
 #include "compiler/ir/module.h"
@@ -19,8 +20,8 @@ using GroupMode = CollectiveGroupMode;
 absl::StatusOr<GroupMode> ModeOf(const Instruction& instruction,
                                  const GroupOptions& options,
                                  absl::string_view section) {
-  const bool has_channel = instruction.attrs().Has("channel_id");
-  const bool* global = instruction.attrs().Get<bool>("use_global_device_ids");
+  const bool has_channel = instruction.attrs().Has(attr::kChannelId);
+  const bool* global = instruction.attrs().Get<bool>(attr::kUseGlobalDeviceIds);
   const bool use_global = global != nullptr && *global;
   if (!has_channel && use_global) {
     return RuleError(instruction,
@@ -133,7 +134,7 @@ absl::StatusOr<int64_t> CheckReplicaGroups(const Instruction& instruction,
       IdCount(instruction, *mode, counts, spec_section);
   if (!id_count.ok()) return id_count.status();
   const ReplicaGroups* attr =
-      instruction.attrs().Get<ReplicaGroups>("replica_groups");
+      instruction.attrs().Get<ReplicaGroups>(attr::kReplicaGroups);
   std::vector<std::vector<int64_t>> groups;
   if (attr != nullptr) groups = attr->ExpandedGroups();
   if (attr != nullptr && attr->is_iota && groups.empty()) {

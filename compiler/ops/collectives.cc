@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/computation.h"
 #include "compiler/ops/collective_groups.h"
 #include "compiler/ops/computation_rules.h"
@@ -80,7 +81,7 @@ absl::Status CheckBinaryReducer(const Instruction& instruction,
   for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int64_t>(i);
   KILN_RULE_RETURN_IF_ERROR(CheckSameElementType(instruction, all, section));
   absl::StatusOr<const Computation*> reducer =
-      RequiredComputationAttr(instruction, "to_apply", section);
+      RequiredComputationAttr(instruction, attr::kToApply, section);
   if (!reducer.ok()) return reducer.status();
   const Shape scalar = Shape::Scalar(operands[0]->element_type());
   return CheckSignature(instruction, "to_apply", **reducer, {scalar, scalar},
@@ -206,7 +207,8 @@ absl::StatusOr<Shape> AllToAllShape(const Instruction& instruction,
       instruction, {/*has_global_device_ids=*/false, /*uniform=*/true},
       kAllToAll);
   if (!group_size.ok()) return group_size.status();
-  const std::vector<int64_t>* dims = Int64ListAttr(instruction, "dimensions");
+  const std::vector<int64_t>* dims =
+      Int64ListAttr(instruction, attr::kDimensions);
   if (dims != nullptr) {
     absl::StatusOr<int64_t> dim =
         CollectiveDimension(instruction, *operands, kAllToAll);
@@ -314,13 +316,13 @@ absl::StatusOr<Shape> CollectiveBroadcastShape(const Instruction& instruction,
 // with a channel_id); no source and no target twice.
 absl::Status CheckSourceTargetPairs(const Instruction& instruction) {
   const auto* pairs =
-      instruction.attrs().Get<Int64ListList>("source_target_pairs");
+      instruction.attrs().Get<Int64ListList>(attr::kSourceTargetPairs);
   if (pairs == nullptr) {
     return RuleError(instruction, "needs source_target_pairs",
                      kCollectivePermute);
   }
   const DeviceCounts counts = DeviceCountsOf(instruction);
-  const int64_t limit = instruction.attrs().Has("channel_id")
+  const int64_t limit = instruction.attrs().Has(attr::kChannelId)
                             ? counts.partitions
                             : counts.replicas;
   std::set<int64_t> sources;
@@ -404,7 +406,7 @@ absl::Status CheckInPlaceBuffers(const Instruction& instruction) {
 }
 
 bool IsInPlacePermute(const Instruction& instruction) {
-  return instruction.attrs().Has("slice_sizes");
+  return instruction.attrs().Has(attr::kSliceSizes);
 }
 
 // XLA's forms. Without slice_sizes, each operand an array: one operand

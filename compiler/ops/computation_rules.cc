@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ops/shape_rule_util.h"
 
 namespace kiln {
@@ -85,7 +86,7 @@ Shape ArrayResult(ElementType type, std::vector<int64_t> dims,
 
 absl::StatusOr<Window> WindowAttr(const Instruction& instruction, int64_t rank,
                                   absl::string_view spec_section) {
-  const Window* window = instruction.attrs().Get<Window>("window");
+  const Window* window = instruction.attrs().Get<Window>(attr::kWindow);
   if (window == nullptr) {
     Window unit;
     unit.dimensions.resize(rank);

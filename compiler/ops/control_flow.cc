@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/computation.h"
 #include "compiler/ops/computation_rules.h"
 #include "compiler/ops/control_flow_shapes.h"
@@ -79,10 +80,10 @@ absl::StatusOr<Shape> WhileShape(const Instruction& instruction,
   Shape state = instruction.operand(0)->shape();
   state.clear_layout();
   absl::StatusOr<const Computation*> condition =
-      RequiredComputationAttr(instruction, "condition", kWhile);
+      RequiredComputationAttr(instruction, attr::kCondition, kWhile);
   if (!condition.ok()) return condition.status();
   absl::StatusOr<const Computation*> body =
-      RequiredComputationAttr(instruction, "body", kWhile);
+      RequiredComputationAttr(instruction, attr::kBody, kWhile);
   if (!body.ok()) return body.status();
   KILN_RULE_RETURN_IF_ERROR(
       CheckSignature(instruction, "condition", **condition, {state},
@@ -109,9 +110,9 @@ absl::StatusOr<std::vector<const Computation*>> Branches(
                      kConditional);
   }
   const AttributeMap& attrs = instruction.attrs();
-  const bool has_list = attrs.Has("branch_computations");
+  const bool has_list = attrs.Has(attr::kBranchComputations);
   const bool has_pair =
-      attrs.Has("true_computation") || attrs.Has("false_computation");
+      attrs.Has(attr::kTrueComputation) || attrs.Has(attr::kFalseComputation);
   std::vector<const Computation*> branches;
   if (is_pred && has_pair && !has_list) {
     for (absl::string_view name : {"true_computation", "false_computation"}) {
@@ -123,7 +124,7 @@ absl::StatusOr<std::vector<const Computation*>> Branches(
     return branches;
   }
   const ComputationList* list =
-      attrs.Get<ComputationList>("branch_computations");
+      attrs.Get<ComputationList>(attr::kBranchComputations);
   if (has_pair || list == nullptr || list->empty()) {
     return RuleError(instruction,
                      is_pred ? "a pred selector takes true_computation= and "

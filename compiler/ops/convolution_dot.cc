@@ -7,6 +7,7 @@
 
 #include "absl/algorithm/container.h"
 #include "absl/strings/str_cat.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ops/attr_enums.h"
 #include "compiler/ops/computation_rules.h"
 #include "compiler/ops/dot_shapes.h"
@@ -174,7 +175,7 @@ absl::StatusOr<Shape> ConvolutionShape(const Instruction& instruction,
   const Shape& lhs = **lhs_or;
   const Shape& rhs = **rhs_or;
   const auto* dn =
-      instruction.attrs().Get<ConvolutionDimensionNumbers>("dim_labels");
+      instruction.attrs().Get<ConvolutionDimensionNumbers>(attr::kDimLabels);
   if (dn == nullptr) {
     return RuleError(instruction, "missing dim_labels=", kConv);
   }
@@ -182,10 +183,10 @@ absl::StatusOr<Shape> ConvolutionShape(const Instruction& instruction,
   if (ok.ok()) ok = CheckDynamicDims(instruction, *dn, lhs, rhs);
   if (!ok.ok()) return ok;
   absl::StatusOr<int64_t> feature_groups =
-      GroupCount(instruction, "feature_group_count");
+      GroupCount(instruction, attr::kFeatureGroupCount);
   if (!feature_groups.ok()) return feature_groups.status();
   absl::StatusOr<int64_t> batch_groups =
-      GroupCount(instruction, "batch_group_count");
+      GroupCount(instruction, attr::kBatchGroupCount);
   if (!batch_groups.ok()) return batch_groups.status();
   ok = CheckGroups(instruction, *dn, lhs, rhs, *feature_groups, *batch_groups);
   if (!ok.ok()) return ok;
@@ -268,7 +269,7 @@ absl::StatusOr<Shape> FftShape(const Instruction& instruction,
   if (!operand_or.ok()) return operand_or.status();
   const Shape& operand = **operand_or;
   absl::StatusOr<const std::vector<int64_t>*> lengths_or =
-      RequiredInt64ListAttr(instruction, "fft_length", kFftSection);
+      RequiredInt64ListAttr(instruction, attr::kFftLength, kFftSection);
   if (!lengths_or.ok()) return lengths_or.status();
   const std::vector<int64_t>& lengths = **lengths_or;
   const int64_t count = lengths.size();
@@ -284,7 +285,8 @@ absl::StatusOr<Shape> FftShape(const Instruction& instruction,
     return RuleError(instruction, "fft_length entries must be >= 0",
                      kFftSection);
   }
-  const EnumValue* spelling = instruction.attrs().Get<EnumValue>("fft_type");
+  const EnumValue* spelling =
+      instruction.attrs().Get<EnumValue>(attr::kFftType);
   const std::optional<FftType> fft_type =
       spelling == nullptr ? std::nullopt : ParseFftType(spelling->spelling);
   if (!fft_type.has_value()) {

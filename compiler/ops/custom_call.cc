@@ -1,6 +1,7 @@
 // custom-call: an opaque target with optional convolution-like attributes,
 // layout constraints, aliasing and called computations.
 #include "absl/strings/str_cat.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/attributes.h"
 #include "compiler/ops/control_flow_shapes.h"
 #include "compiler/ops/schema_registry.h"
@@ -16,7 +17,7 @@ constexpr absl::string_view kCustomCall = "operation_semantics.md, CustomCall";
 // for the layout (which the constraint fixes).
 absl::Status CheckLayoutConstraints(const Instruction& instruction) {
   const ShapeList* constraints =
-      instruction.attrs().Get<ShapeList>("operand_layout_constraints");
+      instruction.attrs().Get<ShapeList>(attr::kOperandLayoutConstraints);
   if (constraints == nullptr) return absl::OkStatus();
   if (static_cast<int64_t>(constraints->size()) !=
       instruction.operand_count()) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ops/shape_inference.h"
 #include "compiler/ops/shape_rule_util.h"
 
@@ -44,7 +45,7 @@ absl::StatusOr<Shape> BroadcastShape(const Instruction& instruction,
   absl::StatusOr<const Shape*> declared = DeclaredArray(instruction, section);
   if (!declared.ok()) return declared.status();
   absl::StatusOr<const std::vector<int64_t>*> dims =
-      RequiredInt64ListAttr(instruction, "dimensions", section);
+      RequiredInt64ListAttr(instruction, attr::kDimensions, section);
   if (!dims.ok()) return dims.status();
   const Shape& in = **operand;
   const Shape& out = **declared;
@@ -56,7 +57,7 @@ absl::StatusOr<Shape> BroadcastShape(const Instruction& instruction,
                      section);
   }
   KILN_RULE_RETURN_IF_ERROR(CheckDimsStrictlyIncreasing(
-      instruction, "dimensions", **dims, out.rank(), section));
+      instruction, attr::kDimensions, **dims, out.rank(), section));
   for (int64_t i = 0; i < in.rank(); ++i) {
     const int64_t target = (**dims)[i];
     const bool degenerate = form == ShapeForm::kClient && in.dimension(i) == 1;
@@ -78,10 +79,10 @@ absl::StatusOr<Shape> TransposeShape(const Instruction& instruction,
   absl::StatusOr<const Shape*> operand = ArrayOperand(instruction, 0, section);
   if (!operand.ok()) return operand.status();
   absl::StatusOr<const std::vector<int64_t>*> perm =
-      RequiredInt64ListAttr(instruction, "dimensions", section);
+      RequiredInt64ListAttr(instruction, attr::kDimensions, section);
   if (!perm.ok()) return perm.status();
   const Shape& in = **operand;
-  KILN_RULE_RETURN_IF_ERROR(CheckDimsPermutation(instruction, "dimensions",
+  KILN_RULE_RETURN_IF_ERROR(CheckDimsPermutation(instruction, attr::kDimensions,
                                                  **perm, in.rank(), section));
   std::vector<int64_t> sizes;
   std::vector<bool> dynamic;
@@ -98,10 +99,10 @@ absl::StatusOr<Shape> ReverseShape(const Instruction& instruction, ShapeForm) {
   absl::StatusOr<const Shape*> operand = ArrayOperand(instruction, 0, section);
   if (!operand.ok()) return operand.status();
   absl::StatusOr<const std::vector<int64_t>*> dims =
-      RequiredInt64ListAttr(instruction, "dimensions", section);
+      RequiredInt64ListAttr(instruction, attr::kDimensions, section);
   if (!dims.ok()) return dims.status();
-  KILN_RULE_RETURN_IF_ERROR(CheckDimsUnique(instruction, "dimensions", **dims,
-                                            (*operand)->rank(), section));
+  KILN_RULE_RETURN_IF_ERROR(CheckDimsUnique(
+      instruction, attr::kDimensions, **dims, (*operand)->rank(), section));
   return WithElementType(**operand, (*operand)->element_type());
 }
 
@@ -127,7 +128,7 @@ absl::StatusOr<Shape> SliceShape(const Instruction& instruction, ShapeForm) {
   const std::string section = Section("Slice");
   absl::StatusOr<const Shape*> operand = ArrayOperand(instruction, 0, section);
   if (!operand.ok()) return operand.status();
-  const SliceRanges* slice = instruction.attrs().Get<SliceRanges>("slice");
+  const SliceRanges* slice = instruction.attrs().Get<SliceRanges>(attr::kSlice);
   if (slice == nullptr) {
     return RuleError(instruction, "missing required attribute slice={...}",
                      section);
@@ -161,7 +162,7 @@ absl::StatusOr<Shape> ConcatenateShape(const Instruction& instruction,
                                        ShapeForm) {
   const std::string section = Section("ConcatInDim (Concatenate)");
   absl::StatusOr<const std::vector<int64_t>*> dims =
-      RequiredInt64ListAttr(instruction, "dimensions", section);
+      RequiredInt64ListAttr(instruction, attr::kDimensions, section);
   if (!dims.ok()) return dims.status();
   absl::StatusOr<const Shape*> first = ArrayOperand(instruction, 0, section);
   if (!first.ok()) return first.status();
@@ -179,8 +180,8 @@ absl::StatusOr<Shape> ConcatenateShape(const Instruction& instruction,
                      "concatenated"),
         section);
   }
-  KILN_RULE_RETURN_IF_ERROR(CheckDimsInRange(instruction, "dimensions", **dims,
-                                             (*first)->rank(), section));
+  KILN_RULE_RETURN_IF_ERROR(CheckDimsInRange(
+      instruction, attr::kDimensions, **dims, (*first)->rank(), section));
   const int64_t axis = (**dims)[0];
   Shape result = WithElementType(**first, (*first)->element_type());
   for (int64_t i = 1; i < instruction.operand_count(); ++i) {
@@ -253,7 +254,7 @@ absl::StatusOr<Shape> PadShape(const Instruction& instruction, ShapeForm) {
                      section);
   }
   const PaddingConfig* config =
-      instruction.attrs().Get<PaddingConfig>("padding");
+      instruction.attrs().Get<PaddingConfig>(attr::kPadding);
   if (config == nullptr ||
       static_cast<int64_t>(config->dimensions.size()) != in.rank()) {
     return RuleError(instruction,
@@ -286,7 +287,7 @@ absl::StatusOr<Shape> IotaShape(const Instruction& instruction, ShapeForm) {
   absl::StatusOr<const Shape*> declared = DeclaredArray(instruction, section);
   if (!declared.ok()) return declared.status();
   absl::StatusOr<int64_t> dim =
-      RequiredInt64Attr(instruction, "iota_dimension", section);
+      RequiredInt64Attr(instruction, attr::kIotaDimension, section);
   if (!dim.ok()) return dim.status();
   const Shape& shape = **declared;
   if (*dim < 0 || *dim >= shape.rank()) {

@@ -9,6 +9,7 @@
 #include "absl/algorithm/container.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ops/computation_rules.h"
 #include "compiler/ops/shape_rule_util.h"
 
@@ -33,10 +34,10 @@ struct DotDims {
 };
 
 DotDims ReadDotDims(const Instruction& instruction) {
-  return DotDims{ListOrEmpty(instruction, "lhs_batch_dims"),
-                 ListOrEmpty(instruction, "lhs_contracting_dims"),
-                 ListOrEmpty(instruction, "rhs_batch_dims"),
-                 ListOrEmpty(instruction, "rhs_contracting_dims")};
+  return DotDims{ListOrEmpty(instruction, attr::kLhsBatchDims),
+                 ListOrEmpty(instruction, attr::kLhsContractingDims),
+                 ListOrEmpty(instruction, attr::kRhsBatchDims),
+                 ListOrEmpty(instruction, attr::kRhsContractingDims)};
 }
 
 // One side's batch and contracting dims: in range, and no dim used twice.
@@ -172,7 +173,7 @@ namespace {
 // stored * m / n. Rewrites `lhs` / `rhs` to their logical shapes.
 absl::Status ApplySparsity(const Instruction& instruction, Shape* lhs,
                            Shape* rhs) {
-  const RawText* text = instruction.attrs().Get<RawText>("sparsity");
+  const RawText* text = instruction.attrs().Get<RawText>(attr::kSparsity);
   if (text == nullptr) return absl::OkStatus();
   for (absl::string_view part : absl::StrSplit(text->text, '_')) {
     char side = 0;
@@ -265,10 +266,10 @@ absl::StatusOr<Shape> RaggedDotShape(const Instruction& instruction,
   const int64_t group_count = groups.dimension(groups.rank() - 1);
   DotDims dims = ReadDotDims(instruction);
   absl::StatusOr<int64_t> ragged =
-      OptionalSingleDim(instruction, "lhs_ragged_dims", lhs.rank());
+      OptionalSingleDim(instruction, attr::kLhsRaggedDims, lhs.rank());
   if (!ragged.ok()) return ragged.status();
   absl::StatusOr<int64_t> group =
-      OptionalSingleDim(instruction, "rhs_group_dims", rhs.rank());
+      OptionalSingleDim(instruction, attr::kRhsGroupDims, rhs.rank());
   if (!group.ok()) return group.status();
   if (*ragged < 0) {
     return RuleError(instruction, "lhs_ragged_dims must name one dimension",

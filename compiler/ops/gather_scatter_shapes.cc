@@ -6,6 +6,7 @@
 
 #include "absl/algorithm/container.h"
 #include "absl/strings/str_cat.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ops/computation_rules.h"
 #include "compiler/ops/shape_rule_util.h"
 
@@ -57,7 +58,7 @@ absl::StatusOr<IndexedDims> ReadIndexedDims(const Instruction& instruction,
   dims.index_batching = ListOrEmpty(instruction, names.index_batching);
   dims.index_map = ListOrEmpty(instruction, names.index_map);
   absl::StatusOr<int64_t> ivd =
-      RequiredInt64Attr(instruction, "index_vector_dim", names.section);
+      RequiredInt64Attr(instruction, attr::kIndexVectorDim, names.section);
   if (!ivd.ok()) return ivd.status();
   dims.index_vector_dim = *ivd;
   return dims;
@@ -235,7 +236,7 @@ absl::StatusOr<Shape> GatherShape(const Instruction& instruction,
   absl::StatusOr<IndexedDims> d = ReadIndexedDims(instruction, kGatherNames);
   if (!d.ok()) return d.status();
   absl::StatusOr<const std::vector<int64_t>*> sizes =
-      RequiredInt64ListAttr(instruction, "slice_sizes", kGather);
+      RequiredInt64ListAttr(instruction, attr::kSliceSizes, kGather);
   if (!sizes.ok()) return sizes.status();
   const std::vector<int64_t> batch =
       IndexBatchDims(**indices, d->index_vector_dim);
@@ -362,7 +363,7 @@ absl::StatusOr<Shape> ScatterShape(const Instruction& instruction,
   std::vector<Shape> params = scalars;
   params.insert(params.end(), scalars.begin(), scalars.end());
   absl::StatusOr<const Computation*> combiner =
-      RequiredComputationAttr(instruction, "to_apply", kScatter);
+      RequiredComputationAttr(instruction, attr::kToApply, kScatter);
   if (!combiner.ok()) return combiner.status();
   ok = CheckSignature(instruction, "to_apply", **combiner, params,
                       SingleOrTuple(scalars), kScatter);

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ops/computation_rules.h"
 #include "compiler/ops/gather_scatter_shapes.h"
 #include "compiler/ops/schema_registry.h"
@@ -61,8 +62,8 @@ absl::StatusOr<Shape> DynamicSliceShape(const Instruction& instruction,
   if (!operand.ok()) return operand.status();
   absl::Status ok = CheckStartIndices(instruction, 1, **operand, kDynamicSlice);
   if (!ok.ok()) return ok;
-  absl::StatusOr<const std::vector<int64_t>*> sizes =
-      RequiredInt64ListAttr(instruction, "dynamic_slice_sizes", kDynamicSlice);
+  absl::StatusOr<const std::vector<int64_t>*> sizes = RequiredInt64ListAttr(
+      instruction, attr::kDynamicSliceSizes, kDynamicSlice);
   if (!sizes.ok()) return sizes.status();
   if (static_cast<int64_t>((*sizes)->size()) != (*operand)->rank()) {
     return RuleError(instruction,

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ops/schema_registry.h"
 #include "compiler/ops/shape_inference.h"
 #include "compiler/ops/shape_rule_util.h"
@@ -140,7 +141,8 @@ absl::StatusOr<Shape> OutfeedShape(const Instruction& instruction,
                                    ShapeForm /*form*/) {
   KILN_RULE_RETURN_IF_ERROR(CheckDataOperand(instruction, kOutfeed));
   KILN_RULE_RETURN_IF_ERROR(CheckTokenOperand(instruction, 1, kOutfeed));
-  const Shape* outfeed_shape = instruction.attrs().Get<Shape>("outfeed_shape");
+  const Shape* outfeed_shape =
+      instruction.attrs().Get<Shape>(attr::kOutfeedShape);
   const Shape& data = instruction.operand(0)->shape();
   if (outfeed_shape != nullptr && !outfeed_shape->Compatible(data)) {
     return RuleError(instruction,

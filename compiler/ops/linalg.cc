@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ops/computation_rules.h"
 #include "compiler/ops/schema_registry.h"
 #include "compiler/ops/shape_rule_util.h"
@@ -95,7 +96,7 @@ absl::StatusOr<Shape> TriangularSolveShape(const Instruction& instruction,
           s);
     }
   }
-  const bool* left_attr = instruction.attrs().Get<bool>("left_side");
+  const bool* left_attr = instruction.attrs().Get<bool>(attr::kLeftSide);
   const bool left = left_attr != nullptr && *left_attr;
   const int64_t b_dim = left ? rank - 2 : rank - 1;
   if (b.dimension(b_dim) != a.dimension(rank - 1)) {
@@ -108,7 +109,7 @@ absl::StatusOr<Shape> TriangularSolveShape(const Instruction& instruction,
         s);
   }
   const EnumValue* transpose =
-      instruction.attrs().Get<EnumValue>("transpose_a");
+      instruction.attrs().Get<EnumValue>(attr::kTransposeA);
   if (transpose != nullptr && transpose->spelling == "TRANSPOSE_INVALID") {
     return RuleError(instruction,
                      "transpose_a=TRANSPOSE_INVALID is not a valid choice; "
@@ -159,7 +160,7 @@ absl::StatusOr<Shape> BatchNormShape(const Instruction& instruction,
                      s);
   }
   absl::StatusOr<int64_t> feature =
-      RequiredInt64Attr(instruction, "feature_index", s);
+      RequiredInt64Attr(instruction, attr::kFeatureIndex, s);
   if (!feature.ok()) return feature.status();
   if (*feature < 0 || *feature >= operand.rank()) {
     return RuleError(

@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/attributes.h"
 #include "compiler/ops/element_type_classes.h"
 #include "compiler/ops/schema_registry.h"
@@ -38,7 +39,7 @@ Shape WithDefaultLayout(Shape shape) {
 absl::StatusOr<Shape> RngShape(const Instruction& instruction,
                                ShapeForm /*form*/) {
   const EnumValue* distribution =
-      instruction.attrs().Get<EnumValue>("distribution");
+      instruction.attrs().Get<EnumValue>(attr::kDistribution);
   const bool normal =
       distribution != nullptr && distribution->spelling == "rng_normal";
   const absl::string_view section = normal ? kRngNormal : kRngUniform;
@@ -99,7 +100,8 @@ absl::Status CheckState(const Instruction& instruction, const Shape& state,
 // the declared dimensions.
 absl::StatusOr<Shape> RngBitGeneratorShape(const Instruction& instruction,
                                            ShapeForm /*form*/) {
-  const EnumValue* algorithm = instruction.attrs().Get<EnumValue>("algorithm");
+  const EnumValue* algorithm =
+      instruction.attrs().Get<EnumValue>(attr::kAlgorithm);
   const std::string name =
       algorithm == nullptr ? "rng_default" : algorithm->spelling;
   const Shape& state = instruction.operand(0)->shape();
@@ -122,7 +124,7 @@ absl::StatusOr<Shape> RngBitGeneratorShape(const Instruction& instruction,
 absl::StatusOr<Shape> RngGetAndUpdateStateShape(const Instruction& instruction,
                                                 ShapeForm /*form*/) {
   absl::StatusOr<int64_t> delta =
-      RequiredInt64Attr(instruction, "delta", kRngState);
+      RequiredInt64Attr(instruction, attr::kDelta, kRngState);
   if (!delta.ok()) return delta.status();
   Shape state = Shape::Array(ElementType::kU64, {2});
   state.SetDefaultLayoutIfMissing();

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "compiler/ir/attr_names.h"
 
 namespace kiln {
 namespace ops_internal {
@@ -159,7 +160,7 @@ absl::StatusOr<int64_t> SingleDimensionAttr(const Instruction& instruction,
                                             absl::Span<const int64_t> ranks,
                                             absl::string_view spec_section) {
   absl::StatusOr<const std::vector<int64_t>*> dims =
-      RequiredInt64ListAttr(instruction, "dimensions", spec_section);
+      RequiredInt64ListAttr(instruction, attr::kDimensions, spec_section);
   if (!dims.ok()) return dims.status();
   if ((*dims)->size() != 1) {
     return RuleError(instruction,
@@ -168,8 +169,8 @@ absl::StatusOr<int64_t> SingleDimensionAttr(const Instruction& instruction,
                      spec_section);
   }
   for (int64_t rank : ranks) {
-    absl::Status in_range =
-        CheckDimsInRange(instruction, "dimensions", **dims, rank, spec_section);
+    absl::Status in_range = CheckDimsInRange(instruction, attr::kDimensions,
+                                             **dims, rank, spec_section);
     if (!in_range.ok()) return in_range;
   }
   return (**dims)[0];

@@ -15,6 +15,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/text/parser_internal.h"
 
 namespace kiln {
@@ -70,16 +71,17 @@ absl::Status HloTextParser::AddWrappedComputation(
   Instruction* root = computation->AddInstruction(std::move(wrapped));
   computation->set_root(root);
   if (const std::string* thread =
-          start->attrs().Get<std::string>("async_execution_thread")) {
+          start->attrs().Get<std::string>(attr::kAsyncExecutionThread)) {
     computation->set_execution_thread(*thread);
   }
   Computation* added = module_->AddComputation(std::move(computation));
-  start->mutable_attrs()->Set("calls", added);
+  start->mutable_attrs()->Set(attr::kCalls, added);
   return absl::OkStatus();
 }
 
 void HloTextParser::InferAsyncCalls(Instruction* instruction) {
-  if (instruction->attrs().Has("calls") || instruction->operand_count() < 1) {
+  if (instruction->attrs().Has(attr::kCalls) ||
+      instruction->operand_count() < 1) {
     return;
   }
   const Instruction* previous = instruction->operand(0);
@@ -87,9 +89,9 @@ void HloTextParser::InferAsyncCalls(Instruction* instruction) {
       previous->opcode() != Opcode::kAsyncUpdate) {
     return;
   }
-  const AttrValue* calls = previous->attrs().Find("calls");
+  const AttrValue* calls = previous->attrs().Find(attr::kCalls);
   if (calls == nullptr) return;
-  instruction->mutable_attrs()->Set("calls", *calls);
+  instruction->mutable_attrs()->Set(attr::kCalls, *calls);
   // A forward reference not yet resolved: share the pending names.
   auto it = pending_calls_.find(previous);
   if (it != pending_calls_.end()) {

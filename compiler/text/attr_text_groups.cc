@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "compiler/text/attr_text_internal.h"
+#include "compiler/util/int_lists.h"
 
 namespace kiln {
 namespace text_internal {
@@ -22,16 +23,6 @@ int64_t CheckedProduct(const std::vector<int64_t>& dims) {
     product *= dim;
   }
   return product;
-}
-
-bool IsPermutation(const std::vector<int64_t>& perm, size_t rank) {
-  if (perm.size() != rank) return false;
-  std::vector<bool> seen(rank, false);
-  for (int64_t p : perm) {
-    if (p < 0 || static_cast<size_t>(p) >= rank || seen[p]) return false;
-    seen[p] = true;
-  }
-  return true;
 }
 
 // Drops size-1 dimensions from `dims` and renumbers `perm` to match.
@@ -170,7 +161,7 @@ bool CanonicalizeIotaReplicaGroups(ReplicaGroups* groups) {
     perm.resize(dims.size());
     std::iota(perm.begin(), perm.end(), 0);
   }
-  if (!IsPermutation(perm, dims.size())) return false;
+  if (!util::IsPermutation(perm, dims.size())) return false;
   DropUnitDims(&dims, &perm);
   MergeAdjacentDims(&dims, &perm);
   if (std::is_sorted(perm.begin(), perm.end())) {

@@ -10,6 +10,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/literal_text.h"
 #include "compiler/text/attr_text.h"
 #include "compiler/text/generic_attrs.h"
@@ -294,7 +295,7 @@ void HloTextParser::ImplyScalarBroadcastDimensions(Instruction* instruction,
   // checked to be a scalar once it is (InferOrCheckShape).
   if (instruction->opcode() != Opcode::kBroadcast ||
       instruction->operand_count() != 1 ||
-      instruction->attrs().Has("dimensions")) {
+      instruction->attrs().Has(attr::kDimensions)) {
     return;
   }
   const Instruction* operand = instruction->operand(0);
@@ -303,7 +304,7 @@ void HloTextParser::ImplyScalarBroadcastDimensions(Instruction* instruction,
       !(operand->shape().IsArray() && operand->shape().IsScalar())) {
     return;  // Reported as a missing required attribute.
   }
-  instruction->mutable_attrs()->Set("dimensions", Int64List());
+  instruction->mutable_attrs()->Set(attr::kDimensions, Int64List());
   if (pending) implied_broadcast_dimensions_.emplace(instruction, offset);
 }
 

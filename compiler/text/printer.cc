@@ -7,6 +7,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/literal_text.h"
 #include "compiler/ops/op_schema.h"
 #include "compiler/text/attr_text.h"
@@ -107,7 +108,7 @@ bool IsImpliedAsyncCalls(const Instruction& instruction,
       previous.opcode() != Opcode::kAsyncUpdate) {
     return false;
   }
-  const AttrValue* previous_calls = previous.attrs().Find("calls");
+  const AttrValue* previous_calls = previous.attrs().Find(attr::kCalls);
   return previous_calls != nullptr && *previous_calls == value;
 }
 

@@ -12,9 +12,11 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/computation.h"
 #include "compiler/ir/op_traits.h"
 #include "compiler/ir/opcode.h"
+#include "compiler/util/int_lists.h"
 #include "compiler/verifier/verifier_internal.h"
 
 namespace kiln::verifier_internal {
@@ -84,13 +86,6 @@ const PairRule* FindPairRule(Opcode opcode) {
   return nullptr;
 }
 
-bool Contains(const std::vector<Opcode>& opcodes, Opcode opcode) {
-  for (Opcode candidate : opcodes) {
-    if (candidate == opcode) return true;
-  }
-  return false;
-}
-
 std::string OpcodeList(const std::vector<Opcode>& opcodes) {
   std::vector<std::string> names;
   for (Opcode opcode : opcodes) names.emplace_back(OpcodeName(opcode));
@@ -101,7 +96,8 @@ void CheckPairOperand(const Instruction& instruction, const PairRule& rule,
                       VerifyReport* report) {
   if (rule.operands.empty() || instruction.operand_count() == 0) return;
   const Instruction* operand = instruction.operand(0);
-  if (operand == nullptr || Contains(rule.operands, operand->opcode())) return;
+  if (operand == nullptr || util::Contains(rule.operands, operand->opcode()))
+    return;
   report->errors.push_back(
       InstructionError(instruction,
                        absl::StrCat("operand 0 (", operand->name(), ") is ",
@@ -141,7 +137,7 @@ void CheckPairUsers(const Instruction& instruction, const PairRule& rule,
     return;
   }
   const Instruction* user = instruction.users().front();
-  if (Contains(rule.users, user->opcode())) return;
+  if (util::Contains(rule.users, user->opcode())) return;
   report->errors.push_back(
       InstructionError(instruction,
                        absl::StrCat("its user ", user->name(), " is ",
@@ -151,7 +147,8 @@ void CheckPairUsers(const Instruction& instruction, const PairRule& rule,
 }
 
 const Computation* CalledComputation(const Instruction& instruction) {
-  Computation* const* calls = instruction.attrs().Get<Computation*>("calls");
+  Computation* const* calls =
+      instruction.attrs().Get<Computation*>(attr::kCalls);
   return calls == nullptr ? nullptr : *calls;
 }
 
@@ -183,7 +180,7 @@ void CheckExecutionThread(const Instruction& step, VerifyReport* report) {
   const Computation* wrapped = CalledComputation(step);
   if (wrapped == nullptr) return;
   const std::string* named =
-      step.attrs().Get<std::string>("async_execution_thread");
+      step.attrs().Get<std::string>(attr::kAsyncExecutionThread);
   if (named == nullptr && step.opcode() != Opcode::kAsyncStart) return;
   const std::string expected =
       named != nullptr ? *named : std::string(kMainThread);

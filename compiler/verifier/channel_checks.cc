@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/computation.h"
 #include "compiler/ir/opcode.h"
 #include "compiler/verifier/verifier_internal.h"
@@ -21,12 +22,12 @@ bool IsSendRecv(Opcode opcode) {
 }
 
 std::string ChannelText(const Instruction& instruction) {
-  const int64_t* id = instruction.attrs().Get<int64_t>("channel_id");
+  const int64_t* id = instruction.attrs().Get<int64_t>(attr::kChannelId);
   return id == nullptr ? "none" : absl::StrCat(*id);
 }
 
 bool IsHostTransfer(const Instruction& instruction) {
-  const bool* host = instruction.attrs().Get<bool>("is_host_transfer");
+  const bool* host = instruction.attrs().Get<bool>(attr::kIsHostTransfer);
   return host != nullptr && *host;
 }
 
@@ -125,7 +126,7 @@ void CheckChannels(const Module& module, VerifyReport* report) {
       if (opcode == Opcode::kSendDone || opcode == Opcode::kRecvDone) {
         CheckDoneMatchesStart(*instruction, report);
       }
-      const int64_t* id = instruction->attrs().Get<int64_t>("channel_id");
+      const int64_t* id = instruction->attrs().Get<int64_t>(attr::kChannelId);
       if (id == nullptr) continue;
       ChannelUse& use = channels[*id];
       CheckKindsAgree(*instruction, use, report);

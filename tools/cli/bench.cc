@@ -22,6 +22,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "backends/backend.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/computation.h"
 #include "tools/cli/command.h"
 #include "tools/cli/io.h"
@@ -74,7 +75,7 @@ double InstructionFlops(const Instruction& instruction) {
     case Opcode::kDot: {
       // 2 x result elements x contracted size.
       const auto* contracting =
-          instruction.attrs().Get<Int64List>("lhs_contracting_dims");
+          instruction.attrs().Get<Int64List>(attr::kLhsContractingDims);
       double k = 1;
       if (contracting != nullptr) {
         for (int64_t d : *contracting) {
