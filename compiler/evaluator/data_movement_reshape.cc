@@ -17,6 +17,7 @@
 #include "compiler/evaluator/data_movement_tiled.h"
 #include "compiler/evaluator/kernel.h"
 #include "compiler/evaluator/typed.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ops/reshape_dynamic.h"
 
 namespace kiln {
@@ -281,7 +282,7 @@ struct ScalarOf<std::complex<T>> {
 absl::StatusOr<Literal> IotaKernel(const Instruction& instruction,
                                    absl::Span<const Literal* const>,
                                    EvalContext& context) {
-  const int64_t* dim = instruction.attrs().Get<int64_t>("iota_dimension");
+  const int64_t* dim = instruction.attrs().Get<int64_t>(attr::kIotaDimension);
   absl::StatusOr<Literal> out = NewBoundedResult(instruction, context);
   if (!out.ok()) return out.status();
   const Shape& shape = out->shape();
@@ -316,7 +317,7 @@ absl::StatusOr<Literal> IotaKernel(const Instruction& instruction,
 absl::StatusOr<int64_t> DimensionAttribute(const Instruction& instruction,
                                            const Shape& shape) {
   absl::StatusOr<const std::vector<int64_t>*> dims =
-      Int64ListAttribute(instruction, "dimensions");
+      Int64ListAttribute(instruction, attr::kDimensions);
   if (!dims.ok()) return dims.status();
   if ((*dims)->size() != 1 || (**dims)[0] < 0 || (**dims)[0] >= shape.rank()) {
     return KernelError(instruction,

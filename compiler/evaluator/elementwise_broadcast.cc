@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "compiler/ir/attr_names.h"
 
 namespace kiln {
 namespace eval {
@@ -41,7 +42,7 @@ absl::StatusOr<std::vector<int64_t>> DimensionMap(
   }
   if (shape.rank() == 0) return map;
   const Int64List* dims =
-      instruction.attrs().Get<Int64List>("broadcast_dimensions");
+      instruction.attrs().Get<Int64List>(attr::kBroadcastDimensions);
   if (dims == nullptr || static_cast<int64_t>(dims->size()) != shape.rank()) {
     return KernelError(
         instruction,
@@ -84,7 +85,8 @@ absl::StatusOr<BroadcastPlan> PlanBroadcast(
   BroadcastPlan plan;
   // The common case, operands of one shape (every per-element call of a
   // combiner or comparator is one): nothing to broadcast.
-  if (!operands.empty() && !instruction.attrs().Has("broadcast_dimensions")) {
+  if (!operands.empty() &&
+      !instruction.attrs().Has(attr::kBroadcastDimensions)) {
     const std::vector<int64_t>& dims = operands[0]->shape().dimensions();
     bool same = true;
     for (const Literal* operand : operands) {

@@ -11,6 +11,7 @@
 #include "compiler/evaluator/elementwise_broadcast.h"
 #include "compiler/evaluator/elementwise_internal.h"
 #include "compiler/evaluator/kernel.h"
+#include "compiler/ir/attr_names.h"
 
 namespace kiln {
 namespace eval {
@@ -18,7 +19,7 @@ namespace {
 
 absl::StatusOr<ComparisonDirection> ParseDirection(
     const Instruction& instruction) {
-  const EnumValue* value = instruction.attrs().Get<EnumValue>("direction");
+  const EnumValue* value = instruction.attrs().Get<EnumValue>(attr::kDirection);
   if (value == nullptr) {
     return KernelError(instruction, "compare needs direction=");
   }
@@ -37,7 +38,7 @@ absl::StatusOr<ComparisonDirection> ParseDirection(
 absl::StatusOr<std::string> ComparisonType(const Instruction& instruction,
                                            ElementType type) {
   const std::string fitting(DefaultComparisonType(type));
-  const EnumValue* value = instruction.attrs().Get<EnumValue>("type");
+  const EnumValue* value = instruction.attrs().Get<EnumValue>(attr::kType);
   if (value == nullptr) return fitting;
   if (value->spelling == fitting ||
       (value->spelling == "TOTALORDER" && fitting == "FLOAT")) {

@@ -24,6 +24,7 @@
 
 #include "compiler/evaluator/linalg_common.h"
 #include "compiler/evaluator/linalg_internal.h"
+#include "compiler/ir/attr_names.h"
 
 namespace kiln {
 namespace eval {
@@ -41,7 +42,7 @@ T Conj(T value) {
 template <typename T>
 constexpr bool kIsInexact = std::is_floating_point_v<T> || IsComplex<T>::value;
 
-bool BoolAttr(const Instruction& instruction, const char* name) {
+bool BoolAttr(const Instruction& instruction, absl::string_view name) {
   const bool* value = instruction.attrs().Get<bool>(name);
   return value != nullptr && *value;
 }
@@ -100,7 +101,7 @@ absl::StatusOr<Literal> TypedCholesky(const Instruction& instruction,
     const int64_t matrix = n * n;
     const std::vector<T> a = Read<T>(operand);
     std::vector<T> out(a.size());
-    const bool lower = BoolAttr(instruction, "lower");
+    const bool lower = BoolAttr(instruction, attr::kLower);
     for (size_t start = 0; start < a.size(); start += matrix) {
       CholeskyMatrix(a.data() + start, out.data() + start, n, lower);
     }
@@ -138,10 +139,10 @@ struct SolveOptions {
 
 SolveOptions ReadSolveOptions(const Instruction& instruction) {
   SolveOptions options;
-  options.left = BoolAttr(instruction, "left_side");
-  options.lower = BoolAttr(instruction, "lower");
-  options.unit = BoolAttr(instruction, "unit_diagonal");
-  const EnumValue* t = instruction.attrs().Get<EnumValue>("transpose_a");
+  options.left = BoolAttr(instruction, attr::kLeftSide);
+  options.lower = BoolAttr(instruction, attr::kLower);
+  options.unit = BoolAttr(instruction, attr::kUnitDiagonal);
+  const EnumValue* t = instruction.attrs().Get<EnumValue>(attr::kTransposeA);
   options.transpose =
       t != nullptr && (t->spelling == "TRANSPOSE" || t->spelling == "ADJOINT");
   options.conjugate = t != nullptr && t->spelling == "ADJOINT";

@@ -8,6 +8,7 @@
 
 #include "compiler/evaluator/comparison.h"
 #include "compiler/evaluator/typed.h"
+#include "compiler/ir/attr_names.h"
 
 namespace kiln {
 namespace eval {
@@ -148,8 +149,8 @@ std::optional<FastComparator> FastComparator::Recognize(
       !computation.parameter(rhs)->shape().Compatible(Shape::Scalar(type))) {
     return std::nullopt;
   }
-  const EnumValue* direction = root->attrs().Get<EnumValue>("direction");
-  const EnumValue* comparison = root->attrs().Get<EnumValue>("type");
+  const EnumValue* direction = root->attrs().Get<EnumValue>(attr::kDirection);
+  const EnumValue* comparison = root->attrs().Get<EnumValue>(attr::kType);
   const size_t attrs = root->attrs().entries().size();
   if (direction == nullptr || attrs != (comparison == nullptr ? 1u : 2u)) {
     return std::nullopt;

@@ -13,6 +13,7 @@
 #include "compiler/evaluator/reduction_util.h"
 #include "compiler/evaluator/reduction_walk.h"
 #include "compiler/evaluator/reduction_wide.h"
+#include "compiler/ir/attr_names.h"
 
 namespace kiln {
 namespace eval {
@@ -79,12 +80,12 @@ absl::StatusOr<Literal> ReduceKernel(const Instruction& instruction,
   absl::Status values = CheckReduceValues(instruction, operands);
   if (!values.ok()) return values;
   absl::StatusOr<const Computation*> combiner =
-      CalledComputation(instruction, "to_apply");
+      CalledComputation(instruction, attr::kToApply);
   if (!combiner.ok()) return combiner.status();
   const size_t count = operands.size() / 2;
   const std::vector<int64_t>& dims = operands[0]->shape().dimensions();
   const std::vector<int64_t>* reduced_dims =
-      instruction.attrs().Get<std::vector<int64_t>>("dimensions");
+      instruction.attrs().Get<std::vector<int64_t>>(attr::kDimensions);
   std::vector<bool> reduced(dims.size(), false);
   for (int64_t d : *reduced_dims) reduced[d] = true;  // Checked by the rule.
   std::vector<int64_t> out_dims;
@@ -132,7 +133,7 @@ absl::StatusOr<Literal> MapKernel(const Instruction& instruction,
   absl::StatusOr<Shape> rule = context.RuleShape(instruction);
   if (!rule.ok()) return rule.status();
   absl::StatusOr<const Computation*> computation =
-      CalledComputation(instruction, "to_apply");
+      CalledComputation(instruction, attr::kToApply);
   if (!computation.ok()) return computation.status();
   std::vector<ElementType> types;
   for (const Literal* operand : operands) {

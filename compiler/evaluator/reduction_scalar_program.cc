@@ -4,6 +4,7 @@
 #include <string>
 
 #include "absl/container/flat_hash_map.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/float_convert.h"
 #include "compiler/ops/attr_enums.h"
 
@@ -130,9 +131,9 @@ std::optional<ScalarProgram> ScalarProgram::Compile(
         }
         step.type = operand_type(0);
         const EnumValue* direction =
-            instruction->attrs().Get<EnumValue>("direction");
+            instruction->attrs().Get<EnumValue>(attr::kDirection);
         const EnumValue* comparison =
-            instruction->attrs().Get<EnumValue>("type");
+            instruction->attrs().Get<EnumValue>(attr::kType);
         if (direction == nullptr ||
             attrs != (comparison == nullptr ? 1u : 2u)) {
           return std::nullopt;

@@ -17,6 +17,7 @@
 #include "compiler/evaluator/reduction_scalar_program.h"
 #include "compiler/evaluator/reduction_util.h"
 #include "compiler/evaluator/typed.h"
+#include "compiler/ir/attr_names.h"
 
 namespace kiln {
 namespace eval {
@@ -90,11 +91,11 @@ absl::StatusOr<Literal> SortKernel(const Instruction& instruction,
   absl::StatusOr<Shape> rule = context.RuleShape(instruction);
   if (!rule.ok()) return rule.status();
   absl::StatusOr<const Computation*> comparator =
-      CalledComputation(instruction, "to_apply");
+      CalledComputation(instruction, attr::kToApply);
   if (!comparator.ok()) return comparator.status();
   const std::vector<int64_t>& dims = operands[0]->shape().dimensions();
   const int64_t dim =
-      instruction.attrs().Get<std::vector<int64_t>>("dimensions")->at(0);
+      instruction.attrs().Get<std::vector<int64_t>>(attr::kDimensions)->at(0);
   std::vector<ElementType> types;
   std::vector<Literal> outputs;
   for (const Literal* operand : operands) {
@@ -186,8 +187,8 @@ absl::StatusOr<Literal> TopKKernel(const Instruction& instruction,
   absl::StatusOr<Shape> rule = context.RuleShape(instruction);
   if (!rule.ok()) return rule.status();
   const Literal& operand = *operands[0];
-  const int64_t k = *instruction.attrs().Get<int64_t>("k");
-  const bool* largest_attr = instruction.attrs().Get<bool>("largest");
+  const int64_t k = *instruction.attrs().Get<int64_t>(attr::kK);
+  const bool* largest_attr = instruction.attrs().Get<bool>(attr::kLargest);
   const bool largest = largest_attr == nullptr || *largest_attr;
   std::vector<int64_t> dims = operand.shape().dimensions();
   if (dims.empty() || k < 0 || k > dims.back()) {
@@ -202,7 +203,7 @@ absl::StatusOr<Literal> TopKKernel(const Instruction& instruction,
       context.NewLiteral(instruction, Shape::Array(ElementType::kS32, dims));
   if (!indices.ok()) return indices.status();
   const Computation* const* comparator =
-      instruction.attrs().Get<Computation*>("to_apply");
+      instruction.attrs().Get<Computation*>(attr::kToApply);
   std::vector<uint64_t> keys;
   if (comparator == nullptr) {
     absl::StatusOr<std::vector<uint64_t>> order_keys =

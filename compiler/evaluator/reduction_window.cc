@@ -11,6 +11,7 @@
 #include "compiler/evaluator/reduction_util.h"
 #include "compiler/evaluator/reduction_window_monoid.h"
 #include "compiler/evaluator/typed.h"
+#include "compiler/ir/attr_names.h"
 
 namespace kiln {
 namespace eval {
@@ -28,7 +29,7 @@ class WindowPlacement {
   static absl::StatusOr<WindowPlacement> Create(
       const Instruction& instruction, absl::Span<const int64_t> input_dims) {
     WindowPlacement placement;
-    const Window* window = instruction.attrs().Get<Window>("window");
+    const Window* window = instruction.attrs().Get<Window>(attr::kWindow);
     placement.dims_.assign(input_dims.begin(), input_dims.end());
     placement.window_.dimensions.resize(input_dims.size());
     if (window != nullptr) placement.window_ = *window;
@@ -145,7 +146,7 @@ absl::StatusOr<Literal> ReduceWindowKernel(
   absl::StatusOr<Shape> rule = context.RuleShape(instruction);
   if (!rule.ok()) return rule.status();
   absl::StatusOr<const Computation*> combiner =
-      CalledComputation(instruction, "to_apply");
+      CalledComputation(instruction, attr::kToApply);
   if (!combiner.ok()) return combiner.status();
   const int count = static_cast<int>(operands.size() / 2);
   const std::vector<int64_t>& dims = operands[0]->shape().dimensions();
@@ -223,10 +224,10 @@ absl::StatusOr<Literal> SelectAndScatterKernel(
   absl::StatusOr<Shape> rule = context.RuleShape(instruction);
   if (!rule.ok()) return rule.status();
   absl::StatusOr<const Computation*> select =
-      CalledComputation(instruction, "select");
+      CalledComputation(instruction, attr::kSelect);
   if (!select.ok()) return select.status();
   absl::StatusOr<const Computation*> scatter =
-      CalledComputation(instruction, "scatter");
+      CalledComputation(instruction, attr::kScatter);
   if (!scatter.ok()) return scatter.status();
   const Literal& operand = *operands[0];
   const Literal& source = *operands[1];

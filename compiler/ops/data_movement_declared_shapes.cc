@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ops/data_movement_shapes.h"
 #include "compiler/ops/reshape_dynamic.h"
 #include "compiler/ops/shape_rule_util.h"
@@ -76,7 +77,7 @@ absl::StatusOr<Shape> ReshapeShape(const Instruction& instruction, ShapeForm) {
                      section);
   }
   const int64_t* inferred =
-      instruction.attrs().Get<int64_t>("inferred_dimension");
+      instruction.attrs().Get<int64_t>(attr::kInferredDimension);
   if (inferred != nullptr && (*inferred < 0 || *inferred >= out.rank())) {
     return RuleError(instruction,
                      absl::StrCat("inferred_dimension=", *inferred,
@@ -207,7 +208,7 @@ absl::StatusOr<Shape> GetTupleElementShape(const Instruction& instruction,
   const std::string section = Section("GetTupleElement");
   const Shape& tuple = instruction.operand(0)->shape();
   absl::StatusOr<int64_t> index =
-      RequiredInt64Attr(instruction, "index", section);
+      RequiredInt64Attr(instruction, attr::kIndex, section);
   if (!index.ok()) return index.status();
   if (!tuple.IsTuple() || *index < 0 || *index >= tuple.tuple_size()) {
     return RuleError(instruction,

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/computation.h"
 #include "compiler/ops/broadcast_shapes.h"
 #include "compiler/ops/element_type_classes.h"
@@ -45,7 +46,7 @@ absl::StatusOr<Shape> Broadcast(const Instruction& instruction,
 // Which element types each comparison `type=` accepts.
 absl::Status CheckComparisonType(const Instruction& instruction,
                                  ElementType element_type) {
-  const EnumValue* type = instruction.attrs().Get<EnumValue>("type");
+  const EnumValue* type = instruction.attrs().Get<EnumValue>(attr::kType);
   if (type == nullptr) return absl::OkStatus();
   uint8_t classes = 0;
   if (type->spelling == "FLOAT" || type->spelling == "TOTALORDER") {
@@ -69,7 +70,8 @@ absl::StatusOr<Shape> CompareShape(const Instruction& instruction,
   KILN_RULE_RETURN_IF_ERROR(CheckArrays(instruction, {0, 1}, section));
   KILN_RULE_RETURN_IF_ERROR(CheckSameElementType(instruction, {0, 1}, section));
   const ElementType type = instruction.operand(0)->shape().element_type();
-  const EnumValue* direction = instruction.attrs().Get<EnumValue>("direction");
+  const EnumValue* direction =
+      instruction.attrs().Get<EnumValue>(attr::kDirection);
   if (direction == nullptr) {
     return RuleError(instruction,
                      "missing required attribute direction=", section);
@@ -295,10 +297,10 @@ absl::StatusOr<Shape> ReducePrecisionShape(const Instruction& instruction,
   KILN_RULE_RETURN_IF_ERROR(
       CheckElementClasses(instruction, 0, kFloatClass, section));
   absl::StatusOr<int64_t> exponent =
-      RequiredInt64Attr(instruction, "exponent_bits", section);
+      RequiredInt64Attr(instruction, attr::kExponentBits, section);
   if (!exponent.ok()) return exponent.status();
   absl::StatusOr<int64_t> mantissa =
-      RequiredInt64Attr(instruction, "mantissa_bits", section);
+      RequiredInt64Attr(instruction, attr::kMantissaBits, section);
   if (!mantissa.ok()) return mantissa.status();
   if (*exponent < 1 || *mantissa < 0) {
     return RuleError(
@@ -316,7 +318,8 @@ absl::StatusOr<Shape> ReducePrecisionShape(const Instruction& instruction,
 
 absl::Status CheckMapDimensions(const Instruction& instruction, int64_t rank,
                                 absl::string_view section) {
-  const std::vector<int64_t>* dims = Int64ListAttr(instruction, "dimensions");
+  const std::vector<int64_t>* dims =
+      Int64ListAttr(instruction, attr::kDimensions);
   if (dims == nullptr) return absl::OkStatus();
   bool identity = static_cast<int64_t>(dims->size()) == rank;
   for (size_t i = 0; identity && i < dims->size(); ++i) {
@@ -348,7 +351,7 @@ absl::StatusOr<Shape> MapShape(const Instruction& instruction, ShapeForm) {
   KILN_RULE_RETURN_IF_ERROR(
       CheckMapDimensions(instruction, first.rank(), section));
   Computation* const* to_apply =
-      instruction.attrs().Get<Computation*>("to_apply");
+      instruction.attrs().Get<Computation*>(attr::kToApply);
   if (to_apply == nullptr || *to_apply == nullptr ||
       (*to_apply)->root() == nullptr) {
     return RuleError(instruction, "missing the to_apply computation", section);

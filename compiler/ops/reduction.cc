@@ -7,6 +7,7 @@
 
 #include "absl/algorithm/container.h"
 #include "absl/strings/str_cat.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/computation.h"
 #include "compiler/ops/computation_rules.h"
 #include "compiler/ops/schema_registry.h"
@@ -77,7 +78,7 @@ absl::Status CheckReducer(const Instruction& instruction,
                           const InputsAndInits& split,
                           absl::string_view section) {
   absl::StatusOr<const Computation*> reducer =
-      RequiredComputationAttr(instruction, "to_apply", section);
+      RequiredComputationAttr(instruction, attr::kToApply, section);
   if (!reducer.ok()) return reducer.status();
   std::vector<Shape> accumulators = ScalarsOf(split.inits);
   std::vector<Shape> params = accumulators;
@@ -103,11 +104,11 @@ absl::StatusOr<Shape> ReduceShape(const Instruction& instruction,
       SplitInputsAndInits(instruction, kReduce);
   if (!split.ok()) return split.status();
   absl::StatusOr<const std::vector<int64_t>*> reduced =
-      RequiredInt64ListAttr(instruction, "dimensions", kReduce);
+      RequiredInt64ListAttr(instruction, attr::kDimensions, kReduce);
   if (!reduced.ok()) return reduced.status();
   const Shape& input = *split->inputs[0];
-  absl::Status dims_ok = CheckDimsUnique(instruction, "dimensions", **reduced,
-                                         input.rank(), kReduce);
+  absl::Status dims_ok = CheckDimsUnique(instruction, attr::kDimensions,
+                                         **reduced, input.rank(), kReduce);
   if (!dims_ok.ok()) return dims_ok;
   absl::Status reducer_ok = CheckReducer(instruction, *split, kReduce);
   if (!reducer_ok.ok()) return reducer_ok;
@@ -249,7 +250,7 @@ absl::StatusOr<Shape> SortShape(const Instruction& instruction,
       SingleDimension(instruction, (*operands)[0]->rank(), kSort);
   if (!dim.ok()) return dim.status();
   absl::StatusOr<const Computation*> comparator =
-      RequiredComputationAttr(instruction, "to_apply", kSort);
+      RequiredComputationAttr(instruction, attr::kToApply, kSort);
   if (!comparator.ok()) return comparator.status();
   std::vector<Shape> params;
   std::vector<Shape> results;
@@ -269,7 +270,7 @@ absl::StatusOr<Shape> TopKShape(const Instruction& instruction,
                                 ShapeForm /*form*/) {
   absl::StatusOr<const Shape*> operand = ArrayOperand(instruction, 0, kTopK);
   if (!operand.ok()) return operand.status();
-  absl::StatusOr<int64_t> k = RequiredInt64Attr(instruction, "k", kTopK);
+  absl::StatusOr<int64_t> k = RequiredInt64Attr(instruction, attr::kK, kTopK);
   if (!k.ok()) return k.status();
   const Shape& shape = **operand;
   if (shape.rank() < 1) {
@@ -294,9 +295,9 @@ absl::StatusOr<Shape> TopKShape(const Instruction& instruction,
                      last, "]"),
         kTopK);
   }
-  if (instruction.attrs().Has("to_apply")) {
+  if (instruction.attrs().Has(attr::kToApply)) {
     absl::StatusOr<const Computation*> comparator =
-        RequiredComputationAttr(instruction, "to_apply", kTopK);
+        RequiredComputationAttr(instruction, attr::kToApply, kTopK);
     if (!comparator.ok()) return comparator.status();
     const Shape element = Shape::Scalar(shape.element_type());
     absl::Status ok = CheckSignature(instruction, "to_apply", **comparator,
@@ -340,7 +341,8 @@ absl::StatusOr<Shape> InsertDimension(const Instruction& instruction,
 
 absl::StatusOr<Shape> ScanShape(const Instruction& instruction,
                                 ShapeForm /*form*/) {
-  const int64_t* carries_attr = instruction.attrs().Get<int64_t>("num_carries");
+  const int64_t* carries_attr =
+      instruction.attrs().Get<int64_t>(attr::kNumCarries);
   const int64_t carries = carries_attr == nullptr ? 0 : *carries_attr;
   const int64_t inputs = instruction.operand_count() - carries;
   if (carries < 0 || inputs < 1) {
@@ -358,7 +360,7 @@ absl::StatusOr<Shape> ScanShape(const Instruction& instruction,
       SingleDimension(instruction, first.rank(), kScan);
   if (!dim.ok()) return dim.status();
   absl::StatusOr<const Computation*> body =
-      RequiredComputationAttr(instruction, "to_apply", kScan);
+      RequiredComputationAttr(instruction, attr::kToApply, kScan);
   if (!body.ok()) return body.status();
   std::vector<Shape> params;
   for (const Shape* input : *input_shapes) {

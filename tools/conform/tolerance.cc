@@ -10,6 +10,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/attributes.h"
 #include "compiler/ir/computation.h"
 #include "compiler/ir/instruction.h"
@@ -66,7 +67,7 @@ int64_t Product(const std::vector<int64_t>& dims,
 }
 
 int64_t WindowSize(const Instruction& instruction) {
-  const Window* window = instruction.attrs().Get<Window>("window");
+  const Window* window = instruction.attrs().Get<Window>(attr::kWindow);
   if (window == nullptr) return 1;
   int64_t n = 1;
   for (const WindowDimension& d : window->dimensions) n *= d.size;
@@ -85,7 +86,7 @@ const std::vector<int64_t>& OperandDims(const Instruction& instruction,
 
 int64_t ConvolutionLength(const Instruction& instruction) {
   const auto* numbers =
-      instruction.attrs().Get<ConvolutionDimensionNumbers>("dim_labels");
+      instruction.attrs().Get<ConvolutionDimensionNumbers>(attr::kDimLabels);
   const std::vector<int64_t>& kernel = OperandDims(instruction, 1);
   if (numbers == nullptr || kernel.empty()) return WindowSize(instruction);
   return Product(kernel, numbers->kernel_spatial_dimensions) *
@@ -97,7 +98,8 @@ int64_t ReductionLength(const Instruction& instruction) {
   const std::vector<int64_t>& dims0 = OperandDims(instruction, 0);
   switch (instruction.opcode()) {
     case Opcode::kReduce: {
-      const Int64List* dims = instruction.attrs().Get<Int64List>("dimensions");
+      const Int64List* dims =
+          instruction.attrs().Get<Int64List>(attr::kDimensions);
       return dims == nullptr ? 0 : Product(dims0, *dims);
     }
     case Opcode::kReduceWindow:
@@ -107,14 +109,14 @@ int64_t ReductionLength(const Instruction& instruction) {
     case Opcode::kScaledDot:
     case Opcode::kRaggedDot: {
       const Int64List* dims =
-          instruction.attrs().Get<Int64List>("lhs_contracting_dims");
+          instruction.attrs().Get<Int64List>(attr::kLhsContractingDims);
       return dims == nullptr ? 1 : Product(dims0, *dims);
     }
     case Opcode::kConvolution:
       return ConvolutionLength(instruction);
     case Opcode::kFft: {
       const Int64List* lengths =
-          instruction.attrs().Get<Int64List>("fft_length");
+          instruction.attrs().Get<Int64List>(attr::kFftLength);
       if (lengths == nullptr) return 0;
       int64_t n = 1;
       for (int64_t l : *lengths) n *= l;
