@@ -266,8 +266,10 @@ class CpuExecutable : public Executable {
           absl::StrCat("cannot allocate the ", lowered_.stats.arena_bytes,
                        "-byte arena of an execution"));
     }
-    absl::StatusOr<Literal> result =
-        Literal::Create(result_shape_, eval_options_.max_literal_bytes);
+    // Every byte of the result is written: by the thunk producing a leaf
+    // in place, or by FillResult's copy.
+    absl::StatusOr<Literal> result = Literal::CreateForOverwrite(
+        result_shape_, eval_options_.max_literal_bytes);
     if (!result.ok()) return result.status();
     RunState state;
     state.program = program_;

@@ -123,6 +123,51 @@ ENTRY e {
   EXPECT_NE(stats.find("kernels: 1"), std::string::npos) << stats;
 }
 
+TEST_F(CpuBackendTest, VectorizedTranscendentalsStayWithinTolerance) {
+  // exp, tanh and logistic of f32, bf16 and f16 use the prelude's
+  // branch-free versions (computed in double, rounded once): specials,
+  // subnormals, the edges of float's range, the series/exp switch of tanh
+  // at 1/16, and a sweep of [-20.48, 20.47].
+  std::unique_ptr<Module> module = Parse(R"(
+HloModule m
+ENTRY e {
+  k = f32[24] constant({nan, inf, -inf, -0, 0, 1e-40, -1e-30, 0.0625, 0.06249999, -0.0625, 88.7, 89, -87.4, -103, -104, -150, 709, 1000, -1000, 20, -9.5, 3e-8, 0.5, -1})
+  i = f32[4096] iota(), iota_dimension=0
+  c = f32[] constant(0.01)
+  cb = f32[4096] broadcast(c), dimensions={}
+  o = f32[] constant(-20.48)
+  ob = f32[4096] broadcast(o), dimensions={}
+  m = f32[4096] multiply(i, cb)
+  x = f32[4096] add(m, ob)
+  ke = f32[24] exponential(k)
+  kt = f32[24] tanh(k)
+  kl = f32[24] logistic(k)
+  xe = f32[4096] exponential(x)
+  xt = f32[4096] tanh(x)
+  xl = f32[4096] logistic(x)
+  h = f16[4096] convert(x)
+  he = f16[4096] exponential(h)
+  b = bf16[4096] convert(x)
+  bt = bf16[4096] tanh(b)
+  bl = bf16[4096] logistic(b)
+  ROOT t = (f32[24], f32[24], f32[24], f32[4096], f32[4096], f32[4096], f16[4096], bf16[4096], bf16[4096]) tuple(ke, kt, kl, xe, xt, xl, he, bt, bl)
+})");
+  ASSERT_NE(module, nullptr);
+  const std::string stats =
+      ExpectSameAsReference(*module, 3, "transcendentals");
+  EXPECT_NE(stats.find("fallback instructions: 0"), std::string::npos) << stats;
+  CpuBackend cpu;
+  absl::StatusOr<std::unique_ptr<Executable>> executable =
+      cpu.Compile(*module, {});
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  absl::StatusOr<std::string> source = (*executable)->Emit("cpp");
+  ASSERT_TRUE(source.ok()) << source.status();
+  for (const char* function :
+       {"kiln_cpu::ExpF32(", "kiln_cpu::TanhF32(", "kiln_cpu::LogisticF32("}) {
+    EXPECT_NE(source->find(function), std::string::npos) << function;
+  }
+}
+
 TEST_F(CpuBackendTest, LargeLoopsSplitOverThreadsGiveTheSameValues) {
   // Over kParallelWork elements: the outer loop runs on several threads.
   std::unique_ptr<Module> module = Parse(R"(
@@ -455,6 +500,75 @@ ENTRY e {
   ASSERT_NE(module, nullptr);
   const std::string stats = ExpectSameAsReference(*module, 13, "windows");
   EXPECT_NE(stats.find("fallback instructions: 0"), std::string::npos) << stats;
+}
+
+TEST_F(CpuBackendTest, ScansRunAsRunningLoops) {
+  // Windows covering every element before (or after) the output's, as
+  // cumsum and friends lower: prefix and suffix, on an inner and an outer
+  // dimension, a window wider than the dimension, max, multiply, bf16
+  // (rounded every step) and integers. An init value that is not
+  // idempotent (add of 1) keeps the plain window loop.
+  std::unique_ptr<Module> module = Parse(R"(
+HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+mul {
+  a = f64[] parameter(0)
+  b = f64[] parameter(1)
+  ROOT s = f64[] multiply(b, a)
+}
+maxi {
+  a = s32[] parameter(0)
+  b = s32[] parameter(1)
+  ROOT m = s32[] maximum(a, b)
+}
+addb {
+  a = bf16[] parameter(0)
+  b = bf16[] parameter(1)
+  ROOT s = bf16[] add(a, b)
+}
+ENTRY e {
+  x = f32[33,300] parameter(0)
+  zero = f32[] constant(0)
+  one = f32[] constant(1)
+  prefix = f32[33,300] reduce-window(x, zero), window={size=1x300 pad=0_0x299_0}, to_apply=add
+  suffix = f32[33,300] reduce-window(x, zero), window={size=33x1 pad=0_32x0_0}, to_apply=add
+  wide = f32[33,300] reduce-window(x, zero), window={size=1x305 pad=0_0x304_0}, to_apply=add
+  plain = f32[33,300] reduce-window(x, one), window={size=1x300 pad=0_0x299_0}, to_apply=add
+  i = s32[50,70] parameter(1)
+  lowest = s32[] constant(-2147483648)
+  cummax = s32[50,70] reduce-window(i, lowest), window={size=50x1 pad=49_0x0_0}, to_apply=maxi
+  d = f64[20,30] parameter(2)
+  oned = f64[] constant(1)
+  cumprod = f64[20,30] reduce-window(d, oned), window={size=1x30 pad=0_0x29_0}, to_apply=mul
+  b = bf16[3,200] parameter(3)
+  bz = bf16[] constant(0)
+  cumb = bf16[3,200] reduce-window(b, bz), window={size=1x200 pad=0_0x199_0}, to_apply=addb
+  ROOT out = (f32[33,300], f32[33,300], f32[33,300], f32[33,300], s32[50,70], f64[20,30], bf16[3,200]) tuple(prefix, suffix, wide, plain, cummax, cumprod, cumb)
+})");
+  ASSERT_NE(module, nullptr);
+  const std::string stats = ExpectSameAsReference(*module, 17, "scans");
+  EXPECT_NE(stats.find("fallback instructions: 0"), std::string::npos) << stats;
+  CpuBackend cpu;
+  absl::StatusOr<std::unique_ptr<Executable>> executable =
+      cpu.Compile(*module, {});
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  absl::StatusOr<std::string> source = (*executable)->Emit("cpp");
+  ASSERT_TRUE(source.ok()) << source.status();
+  int prefix = 0, suffix = 0;
+  for (size_t at = 0;
+       (at = source->find("prefix scan", at)) != std::string::npos; ++at) {
+    ++prefix;
+  }
+  for (size_t at = 0;
+       (at = source->find("suffix scan", at)) != std::string::npos; ++at) {
+    ++suffix;
+  }
+  EXPECT_EQ(prefix, 5) << *source;  // prefix, wide, cummax, cumprod, cumb.
+  EXPECT_EQ(suffix, 1) << *source;
 }
 
 TEST_F(CpuBackendTest, FallbacksAreCountedAndNamed) {

@@ -286,15 +286,12 @@ absl::StatusOr<std::string> FindHostCompiler() {
 
 std::vector<std::string> KernelCompilerFlags(
     const KernelCompilerOptions& options) {
-  return {"-std=c++17",
-          "-O3",
-          "-fPIC",
-          "-shared",
-          "-w",
-          "-fno-fast-math",
-          "-ffp-contract=off",
-          "-fno-math-errno",
-          "-fopenmp",
+  return {"-std=c++17", "-O3", "-fPIC", "-shared", "-w", "-fno-fast-math",
+          "-ffp-contract=off", "-fno-math-errno",
+          // FP exception flags are not observable to HLO; without this,
+          // GCC will not turn float selects (clamps, NaN checks) into
+          // blends, and such loops stay scalar. Values are unchanged.
+          "-fno-trapping-math", "-fopenmp",
           options.portable ? "-march=x86-64" : "-march=native"};
 }
 

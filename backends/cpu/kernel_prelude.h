@@ -81,6 +81,78 @@ inline uint16_t F32ToF16(float value) {
 inline float RoundBF16(float value) { return BF16ToF32(F32ToBF16(value)); }
 inline float RoundF16(float value) { return F16ToF32(F32ToF16(value)); }
 
+// exp, tanh and logistic of floats (and of bf16/f16, computed in float),
+// written without branches or library calls so that loops over them
+// vectorize. Each is computed in double, with a relative error below
+// 1e-15, and rounded to float once: the result is the double result of
+// the libm function rounded to float, within 2 ulp of the evaluator's
+// float libm (docs/backends.md). f64 keeps the evaluator's functor.
+inline uint64_t BitsOfF64(double x) {
+  uint64_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  return bits;
+}
+// e^x for x in [-708, 709] (callers clamp): x = k ln2 + r with |r| <=
+// ln2/2 (ln2 split in two, so k ln2 is exact), e^r by its Taylor series
+// to degree 12, and 2^k built in the exponent bits.
+inline double ExpCore(double x) {
+  const double kShift = 6755399441055744.0;  // 1.5 * 2^52: k in the low bits.
+  double k_shifted = x * 1.4426950408889634 + kShift;
+  const int64_t k =
+      static_cast<int64_t>(BitsOfF64(k_shifted) - BitsOfF64(kShift));
+  k_shifted -= kShift;
+  const double r = (x - k_shifted * 0.693147180369123816490) -
+                   k_shifted * 1.90821492927058770002e-10;
+  double p = 1.0 / 479001600.0;
+  const double kInverseFactorials[] = {1.0 / 39916800.0,
+                                       1.0 / 3628800.0,
+                                       1.0 / 362880.0,
+                                       1.0 / 40320.0,
+                                       1.0 / 5040.0,
+                                       1.0 / 720.0,
+                                       1.0 / 120.0,
+                                       1.0 / 24.0,
+                                       1.0 / 6.0,
+                                       0.5,
+                                       1.0,
+                                       1.0};
+  for (double c : kInverseFactorials) p = p * r + c;
+  return p * F64FromBits(static_cast<uint64_t>(k + 1023) << 52);
+}
+// x clamped to [lo, hi]; NaN compares false and passes through.
+inline float ClampF32(float x, float lo, float hi) {
+  x = x < lo ? lo : x;
+  return x > hi ? hi : x;
+}
+// e^-150 and e^100 are already 0 and inf once rounded to float.
+inline float ExpF32(float x) {
+  return static_cast<float>(ExpCore(ClampF32(x, -150.0f, 100.0f)));
+}
+inline float LogisticF32(float x) {
+  return static_cast<float>(1.0 /
+                            (1.0 + ExpCore(ClampF32(-x, -150.0f, 150.0f))));
+}
+// tanh|x| = (e^2|x| - 1) / (e^2|x| + 1), or its odd series below 1/16
+// where the subtraction would cancel; tanh 20 is 1 in double. The sign is
+// copied back, so tanh(-0) is -0 and NaN stays NaN.
+inline float TanhF32(float x) {
+  const double d = x;
+  double a = d < 0 ? -d : d;
+  a = a > 20.0 ? 20.0 : a;
+  const double e = ExpCore(2.0 * a);
+  const double large = (e - 1.0) / (e + 1.0);
+  const double a2 = a * a;
+  double p = -1382.0 / 155925.0;
+  p = p * a2 + 62.0 / 2835.0;
+  p = p * a2 - 17.0 / 315.0;
+  p = p * a2 + 2.0 / 15.0;
+  p = p * a2 - 1.0 / 3.0;
+  const double small = a + a * a2 * p;
+  const double magnitude = a < 0.0625 ? small : large;
+  const uint64_t sign = BitsOfF64(d) & 0x8000000000000000ull;
+  return static_cast<float>(F64FromBits(BitsOfF64(magnitude) | sign));
+}
+
 // convert from a float to an integer as XLA (and the evaluator's
 // SaturatingIntegerBits): truncate toward zero, saturate, NaN gives 0.
 template <typename To, typename From>

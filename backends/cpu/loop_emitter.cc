@@ -9,6 +9,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "backends/cpu/kernel_writer.h"
 #include "backends/cpu/loop_emitter_ops.h"
 #include "compiler/evaluator/indexing_dims.h"
 #include "compiler/ir/attributes.h"
@@ -36,99 +37,11 @@ using emitter_internal::MinorToMajor;
 using emitter_internal::NotEmittable;
 using emitter_internal::Outputs;
 using emitter_internal::Round;
+using emitter_internal::Scan;
 using emitter_internal::StorageType;
 using emitter_internal::Store;
 
-namespace {
-
-// One C++ index expression per dimension of a value.
-using Index = std::vector<std::string>;
-
-class KernelWriter {
- public:
-  KernelWriter(const Computation& computation, std::string name)
-      : computation_(computation), name_(std::move(name)) {}
-
-  absl::StatusOr<std::string> Write();
-
-  // The statements computing the scalar computation's root with parameter
-  // k bound to the C++ expression `names[k]`, indented `depth` levels;
-  // stores the variable holding the result in `result`.
-  std::string ScalarBody(const std::vector<std::string>& names, int depth,
-                         std::string* result) {
-    for (size_t k = 0; k < names.size(); ++k) {
-      bindings_[computation_.parameter(k)] = names[k];
-    }
-    depth_ = depth;
-    *result = Value(computation_.root(), {});
-    return body_;
-  }
-  const std::string& globals() const { return globals_; }
-
- private:
-  // The variable holding `instruction`'s element at `index`; appends the
-  // statements computing it to the body.
-  std::string Value(const Instruction* instruction, const Index& index);
-  std::string Compute(const Instruction* instruction, const Index& index);
-  std::string ComputePad(const Instruction* pad, const Index& index);
-  std::string ComputeConcatenate(const Instruction* concat, const Index& index);
-  std::string ComputeReduce(const Instruction* reduce, const Index& index);
-  std::string ComputeGather(const Instruction* gather, const Index& index);
-  std::string ComputeReduceWindow(const Instruction* reduce_window,
-                                  const Index& index);
-  // acc = reducer(acc, value), the reducer inlined.
-  void Combine(const Computation& reducer, const std::string& acc,
-               const std::string& value);
-  std::string ComputeConstant(const Instruction* constant, const Index& index);
-  // Below this many elements a loop nest stays on one thread (starting the
-  // threads costs more than the work).
-  static constexpr int64_t kParallelWork = int64_t{1} << 16;
-  int64_t Work(const Shape& shape) const;
-  // One loop nest over the outputs' common dimensions storing outputs
-  // `which` (every output when empty).
-  void EmitLoopNest(const std::vector<const Instruction*>& outputs,
-                    std::vector<size_t> which);
-  // Row-major position of `index` in `shape`.
-  std::string Linear(const Index& index, const Shape& shape) const;
-  // The index of `shape` whose row-major position is `linear`.
-  Index Delinearize(const std::string& linear, const Shape& shape);
-
-  std::string Fresh(absl::string_view prefix) {
-    return absl::StrCat(prefix, next_id_++);
-  }
-  void Line(absl::string_view text) {
-    absl::StrAppend(&body_, std::string(2 * depth_, ' '), text, "\n");
-  }
-  // The C++ type a value of `instruction` is computed in.
-  std::string Type(const Instruction* instruction) const {
-    return ComputeType(instruction->shape().element_type());
-  }
-  // Runs `emit` in a nested C++ block: values computed inside are not
-  // visible after it, so they leave the memo with it.
-  template <typename F>
-  void Nested(F&& emit) {
-    auto saved = memo_;
-    ++depth_;
-    emit();
-    --depth_;
-    memo_ = std::move(saved);
-  }
-
-  const Computation& computation_;
-  std::string name_;
-  bool flat_ = false;
-  int64_t flat_count_ = 0;
-  std::string body_;
-  std::string globals_;
-  int depth_ = 0;
-  int64_t next_id_ = 0;
-  absl::flat_hash_map<std::string, std::string> memo_;
-  // Parameters of an inlined reducer, bound to variables.
-  absl::flat_hash_map<const Instruction*, std::string> bindings_;
-  absl::flat_hash_map<const Instruction*, std::string> parameter_names_;
-  // Outputs already stored by an earlier loop nest, read from their buffer.
-  absl::flat_hash_map<const Instruction*, std::string> materialized_;
-};
+namespace emitter_internal {
 
 // Elements a loop nest over `shape` touches: its own, or the largest
 // parameter's when that is larger (a reduction reads more than it writes).
@@ -144,6 +57,12 @@ void KernelWriter::EmitLoopNest(const std::vector<const Instruction*>& outputs,
                                 std::vector<size_t> which) {
   if (which.empty()) {
     for (size_t k = 0; k < outputs.size(); ++k) which.push_back(k);
+  }
+  if (which.size() == 1 && !flat_) {
+    if (std::optional<Scan> scan = AsScan(*outputs[which[0]])) {
+      EmitScanLoopNest(outputs[which[0]], which[0], *scan);
+      return;
+    }
   }
   const Shape& shape = outputs[which[0]]->shape();
   memo_.clear();
@@ -322,173 +241,6 @@ std::string KernelWriter::ComputeConcatenate(const Instruction* concat,
   return var;
 }
 
-std::string KernelWriter::ComputeReduce(const Instruction* reduce,
-                                        const Index& index) {
-  const std::vector<int64_t>& reduced = *Int64s(*reduce, "dimensions");
-  const Instruction* operand = reduce->operand(0);
-  const Shape& shape = operand->shape();
-  const Computation& reducer = **reduce->attrs().Get<Computation*>("to_apply");
-  const std::string acc = Fresh("acc");
-  Line(absl::StrCat(Type(reduce), " ", acc, " = ",
-                    Value(reduce->operand(1), {}), ";"));
-  // Kept dimensions take the output index in order; reduced ones loop, in
-  // row-major order (the evaluator's order).
-  Index operand_index(shape.rank());
-  std::vector<bool> is_reduced(shape.rank(), false);
-  for (int64_t d : reduced) is_reduced[d] = true;
-  size_t next = 0;
-  int loops = 0;
-  const int64_t innermost =
-      reduced.empty() ? -1 : *std::max_element(reduced.begin(), reduced.end());
-  for (int64_t d = 0; d < shape.rank(); ++d) {
-    if (!is_reduced[d]) {
-      operand_index[d] = index[next++];
-      continue;
-    }
-    if (d == innermost && IsSum(reducer)) {
-      // Sums may be reassociated (the conformance tolerance of reductions
-      // allows it; integers wrap either way), so the innermost loop keeps
-      // one partial sum per vector lane.
-      Line(absl::StrCat("#pragma omp simd reduction(+:", acc, ")"));
-    }
-    const std::string r = Fresh("r");
-    Line(absl::StrCat("for (int64_t ", r, " = 0; ", r, " < ",
-                      shape.dimension(d), "; ++", r, ") {"));
-    operand_index[d] = r;
-    ++depth_;
-    ++loops;
-  }
-  auto saved = memo_;
-  const std::string x = Value(operand, operand_index);
-  bindings_[reducer.parameter(0)] = acc;
-  bindings_[reducer.parameter(1)] = x;
-  const std::string combined = Value(reducer.root(), {});
-  bindings_.erase(reducer.parameter(0));
-  bindings_.erase(reducer.parameter(1));
-  Line(absl::StrCat(acc, " = ", combined, ";"));
-  memo_ = std::move(saved);
-  for (; loops > 0; --loops) {
-    --depth_;
-    Line("}");
-  }
-  return acc;
-}
-
-// gather at a result index: the index vector at the result's batch
-// position, clamped so that the slice fits (as the evaluator), plus the
-// offset within the slice.
-std::string KernelWriter::ComputeGather(const Instruction* gather,
-                                        const Index& index) {
-  const Shape& operand = gather->operand(0)->shape();
-  const Shape& indices = gather->operand(1)->shape();
-  const int64_t rank = gather->shape().rank();
-  const eval::IndexedDims dims = *eval::ReadIndexedDims(
-      *gather, eval::kGatherDimNames, operand, indices, rank);
-  const std::vector<int64_t>& sizes = *Int64s(*gather, "slice_sizes");
-  const std::vector<int64_t> batch_dims = eval::NonWindowDims(dims, rank);
-  Index at_indices(indices.rank(), "0");
-  for (size_t k = 0; k < dims.batch.size(); ++k) {
-    at_indices[dims.batch[k]] = index[batch_dims[k]];
-  }
-  std::vector<std::string> start(operand.rank(), "0");
-  for (size_t k = 0; k < dims.index_map.size(); ++k) {
-    if (dims.index_vector_dim < indices.rank()) {
-      at_indices[dims.index_vector_dim] = absl::StrCat(k);
-    }
-    start[dims.index_map[k]] = Value(gather->operand(1), at_indices);
-  }
-  for (size_t i = 0; i < dims.operand_batching.size(); ++i) {
-    for (size_t k = 0; k < dims.batch.size(); ++k) {
-      if (dims.batch[k] == dims.index_batching[i]) {
-        start[dims.operand_batching[i]] = index[batch_dims[k]];
-      }
-    }
-  }
-  Index at(operand.rank());
-  for (int64_t d = 0; d < operand.rank(); ++d) {
-    const std::string clamped = Fresh("s");
-    Line(absl::StrCat("const int64_t ", clamped, " = kiln_cpu::ClampStart(",
-                      start[d], ", ", operand.dimension(d), ", ", sizes[d],
-                      ");"));
-    at[d] = clamped;
-  }
-  for (size_t k = 0; k < dims.window.size(); ++k) {
-    at[dims.window_operand[k]] = absl::StrCat(
-        "(", at[dims.window_operand[k]], " + ", index[dims.window[k]], ")");
-  }
-  return Value(gather->operand(0), at);
-}
-
-void KernelWriter::Combine(const Computation& reducer, const std::string& acc,
-                           const std::string& value) {
-  auto saved = memo_;
-  bindings_[reducer.parameter(0)] = acc;
-  bindings_[reducer.parameter(1)] = value;
-  const std::string combined = Value(reducer.root(), {});
-  bindings_.erase(reducer.parameter(0));
-  bindings_.erase(reducer.parameter(1));
-  Line(absl::StrCat(acc, " = ", combined, ";"));
-  memo_ = std::move(saved);
-}
-
-// reduce-window at a result index, as the evaluator: the window's cells in
-// row-major order, edge padding folded in as the init value, holes of base
-// dilation skipped (padding in any dimension wins over a hole).
-std::string KernelWriter::ComputeReduceWindow(const Instruction* reduce_window,
-                                              const Index& index) {
-  const Shape& shape = reduce_window->operand(0)->shape();
-  const Window& window = *reduce_window->attrs().Get<Window>("window");
-  const Computation& reducer =
-      **reduce_window->attrs().Get<Computation*>("to_apply");
-  const std::string init = Value(reduce_window->operand(1), {});
-  const std::string acc = Fresh("acc");
-  Line(absl::StrCat(Type(reduce_window), " ", acc, " = ", init, ";"));
-  const std::string padding = Fresh("pad"), hole = Fresh("hole");
-  const int outer_depth = depth_;
-  Index at(shape.rank());
-  std::vector<std::string> positions;
-  for (int64_t d = 0; d < shape.rank(); ++d) {
-    const WindowDimension& w = window.dimensions[d];
-    const std::string k = Fresh("k");
-    Line(absl::StrCat("for (int64_t ", k, " = 0; ", k, " < ", w.size, "; ++", k,
-                      ") {"));
-    ++depth_;
-    const std::string x = Fresh("x");
-    Line(absl::StrCat("const int64_t ", x, " = ", index[d], " * ", w.stride,
-                      " + ", k, " * ", w.window_dilation, " - (", w.padding_low,
-                      ");"));
-    positions.push_back(x);
-    at[d] = absl::StrCat(x, " / ", w.base_dilation);
-  }
-  std::vector<std::string> outside, between;
-  for (int64_t d = 0; d < shape.rank(); ++d) {
-    const WindowDimension& w = window.dimensions[d];
-    const int64_t base = shape.dimension(d) == 0
-                             ? 0
-                             : (shape.dimension(d) - 1) * w.base_dilation + 1;
-    outside.push_back(
-        absl::StrCat(positions[d], " < 0 || ", positions[d], " >= ", base));
-    between.push_back(
-        absl::StrCat(positions[d], " % ", w.base_dilation, " != 0"));
-  }
-  Line(absl::StrCat("const bool ", padding, " = ",
-                    outside.empty() ? "false" : absl::StrJoin(outside, " || "),
-                    ";"));
-  Line(absl::StrCat("const bool ", hole, " = ",
-                    between.empty() ? "false" : absl::StrJoin(between, " || "),
-                    ";"));
-  Line(absl::StrCat("if (", padding, ") {"));
-  Nested([&] { Combine(reducer, acc, init); });
-  Line(absl::StrCat("} else if (!", hole, ") {"));
-  Nested([&] { Combine(reducer, acc, Value(reduce_window->operand(0), at)); });
-  Line("}");
-  while (depth_ > outer_depth) {
-    --depth_;
-    Line("}");
-  }
-  return acc;
-}
-
 std::string KernelWriter::Compute(const Instruction* instruction,
                                   const Index& index) {
   const Opcode opcode = instruction->opcode();
@@ -502,11 +254,18 @@ std::string KernelWriter::Compute(const Instruction* instruction,
   };
   std::string expression;
   if (const FunctorOp* op = FindFunctorOp(opcode)) {
-    const int bits = BitWidth(instruction->operand(0)->shape().element_type());
+    const ElementType type = instruction->operand(0)->shape().element_type();
     std::vector<std::string> args;
     for (int k = 0; k < op->arity; ++k) args.push_back(operand_value(k, index));
-    expression = absl::StrCat("kiln::eval::", op->functor, "{", bits, "}(",
-                              absl::StrJoin(args, ", "), ")");
+    if (op->float_kernel != nullptr &&
+        (type == ElementType::kF32 || IsNarrowFloat(type))) {
+      expression = absl::StrCat("kiln_cpu::", op->float_kernel, "(",
+                                absl::StrJoin(args, ", "), ")");
+    } else {
+      expression =
+          absl::StrCat("kiln::eval::", op->functor, "{", BitWidth(type), "}(",
+                       absl::StrJoin(args, ", "), ")");
+    }
   } else {
     switch (opcode) {
       case Opcode::kParameter: {
@@ -718,7 +477,9 @@ absl::StatusOr<std::string> KernelWriter::Write() {
   return absl::StrCat(globals_, header, body_, "}\n");
 }
 
-}  // namespace
+}  // namespace emitter_internal
+
+using emitter_internal::KernelWriter;
 
 absl::StatusOr<std::string> EmitKernel(const Computation& computation,
                                        absl::string_view name) {

@@ -49,6 +49,12 @@ struct Entry {
   {                                                                   \
     Opcode::opcode, { #Functor, 1, &SupportsNative < eval::Functor> } \
   }
+#define KILN_UNARY_VECTORIZED(opcode, Functor, float_kernel)       \
+  {                                                                \
+    Opcode::opcode, {                                              \
+#Functor, 1, &SupportsNative < eval::Functor>, #float_kernel \
+    }                                                              \
+  }
 #define KILN_BINARY(opcode, Functor)                                  \
   {                                                                   \
     Opcode::opcode, { #Functor, 2, &SupportsNative < eval::Functor> } \
@@ -67,12 +73,12 @@ const Entry kEntries[] = {
     KILN_UNARY(kCos, CosOp),
     KILN_UNARY(kCosh, CoshOp),
     KILN_UNARY(kErf, ErfOp),
-    KILN_UNARY(kExp, ExpOp),
+    KILN_UNARY_VECTORIZED(kExp, ExpOp, ExpF32),
     KILN_UNARY(kExpm1, Expm1Op),
     KILN_UNARY(kFloor, FloorOp),
     KILN_UNARY(kLog, LogOp),
     KILN_UNARY(kLog1p, Log1pOp),
-    KILN_UNARY(kLogistic, LogisticOp),
+    KILN_UNARY_VECTORIZED(kLogistic, LogisticOp, LogisticF32),
     KILN_UNARY(kNegate, NegateOp),
     KILN_UNARY(kNot, NotOp),
     KILN_UNARY(kPopulationCount, PopcntOp),
@@ -84,7 +90,7 @@ const Entry kEntries[] = {
     KILN_UNARY(kSinh, SinhOp),
     KILN_UNARY(kSqrt, SqrtOp),
     KILN_UNARY(kTan, TanOp),
-    KILN_UNARY(kTanh, TanhOp),
+    KILN_UNARY_VECTORIZED(kTanh, TanhOp, TanhF32),
     KILN_BINARY(kAdd, AddOp),
     KILN_BINARY(kSubtract, SubtractOp),
     KILN_BINARY(kMultiply, MultiplyOp),
@@ -102,6 +108,7 @@ const Entry kEntries[] = {
     KILN_BINARY(kShiftRightLogical, ShiftRightLogicalOp),
 };
 #undef KILN_UNARY
+#undef KILN_UNARY_VECTORIZED
 #undef KILN_BINARY
 
 }  // namespace

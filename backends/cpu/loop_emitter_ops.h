@@ -6,6 +6,7 @@
 #define KILN_BACKENDS_CPU_LOOP_EMITTER_OPS_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,10 @@ struct FunctorOp {
   // Whether the functor's Supports<T>() holds for the native type of
   // `type` (false for non-native types).
   bool (*supports)(ElementType type);
+  // A vectorizable float version in the kernel prelude ("ExpF32" for
+  // kiln_cpu::ExpF32), used for f32, bf16 and f16; null where the
+  // functor is used for every type.
+  const char* float_kernel = nullptr;
 };
 
 // Null when `opcode` is not a functor op.
@@ -57,6 +62,17 @@ bool HasPlainLayout(const Shape& shape);
 std::vector<int64_t> MinorToMajor(const Shape& shape);
 // A reducer that adds its two parameters (a sum that may be reassociated).
 bool IsSum(const Computation& reducer);
+// A reduce-window that is a running scan (cumsum, cummax, ...): one
+// dimension whose window, of stride 1, covers every element before (or
+// after) the output's, the others of size 1; an add/multiply/max/min/
+// and/or reducer; and a constant init value v with v op v == v. Output i
+// is then the running combination up to i, in the window's order for a
+// prefix scan, computed in O(n) instead of O(n * window).
+struct Scan {
+  int64_t dimension;
+  bool reverse;  // A suffix scan: output i covers elements i..n-1.
+};
+std::optional<Scan> AsScan(const Instruction& instruction);
 // C++ spelling of a comparison direction.
 const char* CompareOperator(ComparisonDirection direction);
 // The computation's outputs: the root, or the root tuple's elements.

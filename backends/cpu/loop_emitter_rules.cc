@@ -3,6 +3,7 @@
 // checks share (loop_emitter_ops.h).
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "compiler/evaluator/indexing_dims.h"
 #include "compiler/ir/attributes.h"
 #include "compiler/ir/layout.h"
+#include "compiler/ir/literal.h"
 #include "compiler/ops/attr_enums.h"
 
 namespace kiln::cpu {
@@ -223,6 +225,68 @@ bool IsSum(const Computation& reducer) {
   const Instruction* b = root->operand(1);
   return a != b && a->opcode() == Opcode::kParameter &&
          b->opcode() == Opcode::kParameter;
+}
+
+namespace {
+
+// Whether `init op init == init` for the scan reducers: any value of an
+// idempotent op, 0 for add and 1 for multiply.
+bool InitIsIdempotent(Opcode op, const Instruction& init) {
+  if (op == Opcode::kMaximum || op == Opcode::kMinimum || op == Opcode::kAnd ||
+      op == Opcode::kOr) {
+    return true;
+  }
+  if (init.opcode() != Opcode::kConstant || !init.has_literal() ||
+      init.literal().element_count() != 1) {
+    return false;
+  }
+  const ElementType type = init.literal().element_type();
+  if (!IsFloatType(type) && !IsIntegralType(type)) return false;
+  const double value = init.literal().GetDouble(0);
+  return op == Opcode::kAdd ? value == 0 : value == 1;
+}
+
+}  // namespace
+
+std::optional<Scan> AsScan(const Instruction& instruction) {
+  if (instruction.opcode() != Opcode::kReduceWindow ||
+      instruction.operand_count() != 2) {
+    return std::nullopt;
+  }
+  const Window* window = instruction.attrs().Get<Window>("window");
+  Computation* const* reducer =
+      instruction.attrs().Get<Computation*>("to_apply");
+  if (window == nullptr || reducer == nullptr) return std::nullopt;
+  const Instruction* root = (*reducer)->root();
+  const Opcode op = root->opcode();
+  if (op != Opcode::kAdd && op != Opcode::kMultiply && op != Opcode::kMaximum &&
+      op != Opcode::kMinimum && op != Opcode::kAnd && op != Opcode::kOr) {
+    return std::nullopt;
+  }
+  if (root->operand_count() != 2 || root->operand(0) == root->operand(1) ||
+      root->operand(0)->opcode() != Opcode::kParameter ||
+      root->operand(1)->opcode() != Opcode::kParameter ||
+      !InitIsIdempotent(op, *instruction.operand(1))) {
+    return std::nullopt;
+  }
+  const Shape& shape = instruction.operand(0)->shape();
+  std::optional<Scan> scan;
+  for (int64_t d = 0; d < shape.rank(); ++d) {
+    const WindowDimension& w = window->dimensions[d];
+    if (w.stride != 1 || w.window_dilation != 1 || w.base_dilation != 1) {
+      return std::nullopt;
+    }
+    if (w.size == 1 && w.padding_low == 0 && w.padding_high == 0) continue;
+    if (scan.has_value() || w.size < shape.dimension(d)) return std::nullopt;
+    if (w.padding_low == w.size - 1 && w.padding_high == 0) {
+      scan = Scan{d, false};
+    } else if (w.padding_low == 0 && w.padding_high == w.size - 1) {
+      scan = Scan{d, true};
+    } else {
+      return std::nullopt;
+    }
+  }
+  return scan;
 }
 
 // C++ spelling of a comparison direction.

@@ -264,13 +264,22 @@ absl::StatusOr<bool> Lowerer::TryKernel(const Instruction* instruction,
     *why = std::string(status.message());
     return false;
   }
-  // One op on its own: wrapped in a computation of its operands.
+  // One op on its own: wrapped in a computation of its operands, parameter
+  // k standing for operand k (the kernel's in[k]). Scalar constants are
+  // copied in instead, so that the emitter sees their values (a scan's
+  // init value); their in[k] goes unread.
   Computation wrapper(absl::StrCat("single.", instruction->name()));
   std::vector<Instruction*> parameters;
   for (int64_t k = 0; k < instruction->operand_count(); ++k) {
+    const Instruction* operand = instruction->operand(k);
+    if (operand->opcode() == Opcode::kConstant && operand->has_literal() &&
+        operand->shape().IsScalar()) {
+      parameters.push_back(wrapper.AddInstruction(
+          operand->CloneWithNewOperands(operand->shape(), {}, operand->name())));
+      continue;
+    }
     auto parameter = std::make_unique<Instruction>(
-        Opcode::kParameter, instruction->operand(k)->shape(),
-        absl::StrCat("param.", k));
+        Opcode::kParameter, operand->shape(), absl::StrCat("param.", k));
     parameter->set_parameter_number(k);
     parameters.push_back(wrapper.AddParameter(std::move(parameter)));
   }

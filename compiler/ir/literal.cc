@@ -58,6 +58,16 @@ absl::Status CheckStatic(const Shape& shape) {
 }  // namespace
 
 absl::StatusOr<Literal> Literal::Create(const Shape& shape, int64_t max_bytes) {
+  return CreateImpl(shape, max_bytes, /*zeroed=*/true);
+}
+
+absl::StatusOr<Literal> Literal::CreateForOverwrite(const Shape& shape,
+                                                    int64_t max_bytes) {
+  return CreateImpl(shape, max_bytes, /*zeroed=*/false);
+}
+
+absl::StatusOr<Literal> Literal::CreateImpl(const Shape& shape,
+                                            int64_t max_bytes, bool zeroed) {
   absl::StatusOr<int64_t> bytes = shape.ByteSize();
   if (!bytes.ok()) return bytes.status();
   if (*bytes > max_bytes) {
@@ -71,7 +81,7 @@ absl::StatusOr<Literal> Literal::Create(const Shape& shape, int64_t max_bytes) {
     literal.tuple_.reserve(shape.tuple_size());
     for (const Shape& element : shape.tuple_shapes()) {
       // The whole tuple already fits in max_bytes, so each element does.
-      absl::StatusOr<Literal> child = Create(element, max_bytes);
+      absl::StatusOr<Literal> child = CreateImpl(element, max_bytes, zeroed);
       if (!child.ok()) return child.status();
       literal.tuple_.push_back(*std::move(child));
     }
@@ -82,7 +92,11 @@ absl::StatusOr<Literal> Literal::Create(const Shape& shape, int64_t max_bytes) {
   absl::StatusOr<int64_t> count = shape.ElementCount();
   if (!count.ok()) return count.status();
   literal.element_count_ = *count;
-  literal.data_.assign(static_cast<size_t>(*bytes), 0);
+  if (zeroed) {
+    literal.data_.assign(static_cast<size_t>(*bytes), 0);
+  } else {
+    literal.data_.resize(static_cast<size_t>(*bytes));
+  }
   return literal;
 }
 

@@ -11,7 +11,9 @@
 
 #include <complex>
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -33,6 +35,11 @@ class Literal {
   // unbounded shapes (the storage is static: make the bounded array, then
   // mark dimensions dynamic with SetDynamicSize).
   static absl::StatusOr<Literal> Create(
+      const Shape& shape, int64_t max_bytes = kDefaultMaxLiteralBytes);
+  // As Create, but the arrays' bytes are left unset: for a producer that
+  // writes every byte before anything reads them (a backend's result),
+  // which then pays neither the zero fill nor the extra pass over memory.
+  static absl::StatusOr<Literal> CreateForOverwrite(
       const Shape& shape, int64_t max_bytes = kDefaultMaxLiteralBytes);
   static Literal Tuple(std::vector<Literal> elements);
 
@@ -100,7 +107,28 @@ class Literal {
  private:
   Shape shape_;
   int64_t element_count_ = 0;
-  std::vector<uint8_t> data_;
+  // Value-initializes (zeroes) only when asked, so that
+  // CreateForOverwrite can skip the fill.
+  template <typename T>
+  struct DefaultInitAllocator : std::allocator<T> {
+    template <typename U>
+    struct rebind {
+      using other = DefaultInitAllocator<U>;
+    };
+    using std::allocator<T>::allocator;
+    template <typename U>
+    void construct(U* p) noexcept {
+      ::new (static_cast<void*>(p)) U;
+    }
+    template <typename U, typename... Args>
+    void construct(U* p, Args&&... args) {
+      ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+    }
+  };
+  static absl::StatusOr<Literal> CreateImpl(const Shape& shape,
+                                            int64_t max_bytes, bool zeroed);
+
+  std::vector<uint8_t, DefaultInitAllocator<uint8_t>> data_;
   // Empty, or one size per dimension once any dimension is dynamic.
   std::vector<int64_t> dynamic_sizes_;
   std::vector<Literal> tuple_;

@@ -42,6 +42,31 @@ TEST(LiteralTest, RefusesHugeShapesWithoutAllocating) {
   EXPECT_FALSE(Literal::Create(pair, 100).ok());
 }
 
+TEST(LiteralTest, CreateForOverwriteSizesLikeCreateAndKeepsItsLimits) {
+  Shape pair = Shape::Tuple({Shape::Array(ElementType::kF32, {3, 5}),
+                             Shape::Array(ElementType::kBF16, {7})});
+  absl::StatusOr<Literal> literal = Literal::CreateForOverwrite(pair);
+  ASSERT_TRUE(literal.ok()) << literal.status();
+  EXPECT_EQ(literal->shape(), pair);
+  EXPECT_EQ(literal->tuple_elements()[0].data().size(), 60u);
+  EXPECT_EQ(literal->tuple_elements()[1].data().size(), 14u);
+  EXPECT_EQ(literal->tuple_elements()[1].element_count(), 7);
+  EXPECT_FALSE(Literal::CreateForOverwrite(pair, 73).ok());
+  Shape overflow = Shape::Array(ElementType::kF64, {int64_t{1} << 62, 4});
+  EXPECT_FALSE(Literal::CreateForOverwrite(overflow).ok());
+  // Once written, it is an ordinary literal: copies compare equal.
+  Literal written = *std::move(literal);
+  for (uint8_t& byte : written.mutable_tuple_elements()->at(0).mutable_data()) {
+    byte = 0x3f;
+  }
+  for (uint8_t& byte : written.mutable_tuple_elements()->at(1).mutable_data()) {
+    byte = 0;
+  }
+  Literal copy = written;
+  EXPECT_TRUE(copy == written);
+  EXPECT_EQ(copy.tuple_elements()[0].GetBits(14), 0x3f3f3f3fu);
+}
+
 TEST(LiteralTest, RefusesDynamicShapes) {
   Shape dynamic = Shape::DynamicArray(ElementType::kF32, {4}, {true});
   EXPECT_FALSE(Literal::Create(dynamic).ok());

@@ -110,6 +110,8 @@ def scatter_add(base, idx, vals):
 WORKLOADS = [
     ("elementwise 16M f32", elementwise_chain,
      lambda: (normal(1 << 24), normal(1 << 24))),
+    ("elementwise add 16M f32", lambda x, y: x + y,
+     lambda: (normal(1 << 24), normal(1 << 24))),
     ("softmax 1024x1024", lambda x: jax.nn.softmax(x, axis=-1),
      lambda: (normal(1024, 1024),)),
     ("layer norm 1024x1024", layer_norm,
@@ -183,6 +185,32 @@ def kiln_stats(hlo_path):
     return text + (f" ({','.join(sorted(set(ops)))})" if ops else "")
 
 
+# Bytes each memory-bound workload moves (inputs read, result written),
+# for its bandwidth beside memcpy's.
+MEMORY_BOUND_BYTES = {"elementwise add 16M f32": 3 * 4 * (1 << 24)}
+# The dot workloads measured beside Eigen's own GEMM: name -> N.
+EIGEN_PEERS = {"dot 512^3 f32": 512, "dot 2048^3 f32": 2048}
+
+
+def eigen_gemm_binary(workdir):
+    """Compiles eigen_gemm.cc as Kiln's host library is compiled."""
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                          "eigen_gemm.cc")
+    binary = os.path.join(workdir, "eigen_gemm")
+    subprocess.run(["g++", "-std=c++17", "-O3", "-march=native", "-fopenmp",
+                    "-DNDEBUG", "-I/usr/include/eigen3", source, "-o",
+                    binary], check=True)
+    return binary
+
+
+def eigen_gemm(binary, n, runs):
+    env = dict(os.environ, OMP_NUM_THREADS=str(len(CORES)))
+    out = subprocess.run(["taskset", "-c", ARGS.cores, binary, str(n),
+                          str(runs)], capture_output=True, text=True,
+                         check=True, env=env)
+    return float(out.stdout.split()[0])
+
+
 def memcpy_bandwidth():
     a = np.ones(1 << 26, np.uint8)
     b = np.empty_like(a)
@@ -201,6 +229,8 @@ def main():
     print(f"cores {ARGS.cores}; {ARGS.rounds} rounds x {ARGS.runs} runs; "
           f"jax {jax.__version__}; files in {workdir}", flush=True)
     rows = []
+    eigen = {}  # name -> median seconds over rounds of Eigen's GEMM.
+    gemm = eigen_gemm_binary(workdir)
     for name, fn, make_args in WORKLOADS:
         if ARGS.only and not re.search(ARGS.only, name):
             continue
@@ -220,8 +250,12 @@ def main():
         compiled = jitted.lower(*args).compile()
         xla_compile = time.perf_counter() - start
         xla_times, kiln_times, kiln_compile, error = [], [], None, ""
+        eigen_times = []
         for _ in range(ARGS.rounds):
             xla_times.append(time_xla(compiled, args, ARGS.runs))
+            if name in EIGEN_PEERS:
+                eigen_times.append(
+                    eigen_gemm(gemm, EIGEN_PEERS[name], ARGS.runs))
             result, error = kiln_bench(hlo_path, arg_paths, ARGS.runs)
             if result is None:
                 break
@@ -229,6 +263,8 @@ def main():
             kiln_compile = (result["compile_cold_s"], result["compile_warm_s"])
         xla = statistics.median(xla_times)
         kiln = statistics.median(kiln_times) if kiln_times else None
+        if eigen_times:
+            eigen[name] = statistics.median(eigen_times)
         rows.append((name, kiln, xla, kiln_compile, xla_compile,
                      kiln_stats(hlo_path), error))
         print(f"  {name}: kiln {kiln} s, xla {xla} s {error}", flush=True)
@@ -253,6 +289,17 @@ def main():
               f"{ratio:.2f}x | {kiln_compile[0] * 1e3:.0f}/"
               f"{kiln_compile[1] * 1e3:.1f} | {xla_compile * 1e3:.0f} | "
               f"{stats} |")
+    print()
+    for name, kiln, *_ in rows:
+        if kiln is not None and name in MEMORY_BOUND_BYTES:
+            rate = MEMORY_BOUND_BYTES[name] / kiln / 1e9
+            print(f"{name}: Kiln {rate:.2f} GB/s, "
+                  f"{100 * rate / bandwidth:.0f}% of memcpy's")
+    for name, kiln, *_ in rows:
+        if kiln is not None and name in eigen:
+            print(f"{name}: Kiln {kiln * 1e3:.3f} ms, Eigen's GEMM "
+                  f"{eigen[name] * 1e3:.3f} ms: Kiln at "
+                  f"{100 * eigen[name] / kiln:.0f}% of Eigen's speed")
     measured = [r for r in ratios if r]
     if measured:
         geomean = float(np.exp(np.mean(np.log(measured))))
