@@ -283,6 +283,64 @@ ENTRY e {
   EXPECT_NE(stats.find("fallback instructions: 0"), std::string::npos) << stats;
 }
 
+TEST_F(CpuBackendTest, EightBitAndNarrowerTypesRoundOrWrapAfterEveryOp) {
+  // f8/f6/f4 floats (computed in float, rounded by compiler/ir's own
+  // routines), sub-byte integers (computed in 8 bits, wrapped; float
+  // converts saturate to their range, shifts past their width give 0),
+  // constants, converts between them, sums that round every step.
+  std::unique_ptr<Module> module = Parse(R"(
+HloModule m
+add8 {
+  a = f8e4m3fn[] parameter(0)
+  b = f8e4m3fn[] parameter(1)
+  ROOT s = f8e4m3fn[] add(a, b)
+}
+add4 {
+  a = s4[] parameter(0)
+  b = s4[] parameter(1)
+  ROOT s = s4[] add(a, b)
+}
+ENTRY e {
+  x = f32[6,40] parameter(0)
+  spread = f32[] constant(37.5)
+  k = f32[6,40] broadcast(spread), dimensions={}
+  y = f32[6,40] multiply(x, k)
+  a = f8e4m3fn[6,40] convert(y)
+  b = f8e5m2[6,40] convert(y)
+  c = f4e2m1fn[6,40] convert(y)
+  d = f6e2m3fn[6,40] convert(y)
+  e8 = f8e8m0fnu[6,40] convert(y)
+  m = f8e4m3fn[6,40] multiply(a, a)
+  t = f8e5m2[6,40] tanh(b)
+  cd = f4e2m1fn[6,40] add(c, c)
+  ab = f8e5m2[6,40] convert(a)
+  z = f8e4m3fn[] constant(0)
+  r = f8e4m3fn[6] reduce(m, z), dimensions={1}, to_apply=add8
+  i = s32[6,40] parameter(1)
+  s = s4[6,40] convert(i)
+  u = u4[6,40] convert(i)
+  q = s2[6,40] convert(i)
+  sf = s4[6,40] convert(y)
+  uf = u4[6,40] convert(y)
+  ss = s4[6,40] multiply(s, s)
+  three = s4[] constant(-3)
+  tb = s4[6,40] broadcast(three), dimensions={}
+  sh = s4[6,40] shift-left(s, tb)
+  u4_as_s4 = s4[6,40] convert(u)
+  sr = s4[6,40] shift-right-arithmetic(s, u4_as_s4)
+  ud = u4[6,40] divide(u, u)
+  lt = pred[6,40] compare(s, u4_as_s4), direction=LT
+  sel = s4[6,40] select(lt, s, ss)
+  s4z = s4[] constant(0)
+  rs = s4[6] reduce(ss, s4z), dimensions={1}, to_apply=add4
+  back = f32[6,40] convert(sel)
+  ROOT out = (f8e4m3fn[6,40], f8e5m2[6,40], f4e2m1fn[6,40], f6e2m3fn[6,40], f8e8m0fnu[6,40], f8e5m2[6,40], f8e4m3fn[6], s4[6,40], s2[6,40], s4[6,40], u4[6,40], s4[6,40], s4[6,40], u4[6,40], s4[6,40], s4[6], f32[6,40]) tuple(m, t, cd, d, e8, ab, r, s, q, sf, uf, sh, sr, ud, sel, rs, back)
+})");
+  ASSERT_NE(module, nullptr);
+  const std::string stats = ExpectSameAsReference(*module, 21, "narrow");
+  EXPECT_NE(stats.find("fallback instructions: 0"), std::string::npos) << stats;
+}
+
 TEST_F(CpuBackendTest, ZeroSizedAndDegenerateShapes) {
   ExpectSameAsReference(R"(
 HloModule m

@@ -155,20 +155,24 @@ inline float TanhF32(float x) {
 
 // convert from a float to an integer as XLA (and the evaluator's
 // SaturatingIntegerBits): truncate toward zero, saturate, NaN gives 0.
-template <typename To, typename From>
+// kBits narrows the range to a sub-byte integer's (s4 saturates at 7).
+template <typename To,
+          int kBits = std::numeric_limits<To>::digits +
+                      (std::numeric_limits<To>::is_signed ? 1 : 0),
+          typename From>
 inline To FloatToInt(From value) {
   if (value != value) return To(0);
   const double t = std::trunc(static_cast<double>(value));
-  constexpr int kBits = std::numeric_limits<To>::digits +
-                        (std::numeric_limits<To>::is_signed ? 1 : 0);
   if constexpr (std::numeric_limits<To>::is_signed) {
     const double limit = std::ldexp(1.0, kBits - 1);
-    if (t >= limit) return std::numeric_limits<To>::max();
-    if (t < -limit) return std::numeric_limits<To>::min();
+    if (t >= limit) return static_cast<To>(limit - 1);
+    if (t < -limit) return static_cast<To>(-limit);
     return static_cast<To>(t);
   } else {
     if (t <= 0) return To(0);
-    if (t >= std::ldexp(1.0, kBits)) return std::numeric_limits<To>::max();
+    if (t >= std::ldexp(1.0, kBits)) {
+      return static_cast<To>(std::ldexp(1.0, kBits) - 1);
+    }
     return static_cast<To>(t);
   }
 }
@@ -190,6 +194,20 @@ inline To Convert(From value) {
   } else {
     return static_cast<To>(value);
   }
+}
+
+// Sub-byte integers (s1, s2, s4, u1, u2, u4): stored as their low bits in
+// a byte (as literals store them), computed in int8_t/uint8_t, wrapped to
+// their width after every op, as the evaluator computes them.
+template <int kBits>
+inline int8_t WrapSigned(int64_t value) {
+  const uint8_t low = static_cast<uint8_t>(value) & ((1u << kBits) - 1);
+  const uint8_t sign = 1u << (kBits - 1);
+  return static_cast<int8_t>(static_cast<int>(low ^ sign) - sign);
+}
+template <int kBits>
+inline uint8_t WrapUnsigned(uint64_t value) {
+  return static_cast<uint8_t>(value & ((1u << kBits) - 1));
 }
 
 // Start index of dynamic-slice/dynamic-update-slice: clamped so that the
@@ -244,6 +262,30 @@ inline void StableMergeSort(std::vector<int64_t>& items,
   }
 }
 
+}  // namespace kiln_cpu
+
+// The float types of at most 8 bits (f8*, f6*, f4*, f8e8m0fnu): stored as
+// their bits in a byte, computed in float (each of their values is one),
+// and converted by compiler/ir's own routines (float_convert.h), which
+// Kiln hands the library when it loads it, so kernels round exactly as
+// the evaluator does. `type` is the ElementType's value.
+static uint64_t (*kiln_float_to_bits)(int type, double value) = nullptr;
+static double (*kiln_bits_to_float)(int type, uint64_t bits) = nullptr;
+extern "C" __attribute__((used)) void kiln_set_float_routines(
+    uint64_t (*to_bits)(int, double), double (*to_float)(int, uint64_t)) {
+  kiln_float_to_bits = to_bits;
+  kiln_bits_to_float = to_float;
+}
+namespace kiln_cpu {
+inline float NarrowToF32(int type, uint8_t bits) {
+  return static_cast<float>(kiln_bits_to_float(type, bits));
+}
+inline uint8_t F32ToNarrow(int type, float value) {
+  return static_cast<uint8_t>(kiln_float_to_bits(type, value));
+}
+inline float RoundNarrow(int type, float value) {
+  return NarrowToF32(type, F32ToNarrow(type, value));
+}
 }  // namespace kiln_cpu
 
 #include <omp.h>

@@ -31,6 +31,7 @@ using emitter_internal::FunctorOp;
 using emitter_internal::Int64s;
 using emitter_internal::IsFlat;
 using emitter_internal::IsNarrowFloat;
+using emitter_internal::IsSubByteInteger;
 using emitter_internal::IsSum;
 using emitter_internal::Load;
 using emitter_internal::MinorToMajor;
@@ -168,8 +169,9 @@ std::string KernelWriter::ComputeConstant(const Instruction* constant,
       absl::StrCat(array, "[", Linear(index, constant->shape()), "]");
   const std::string var = Fresh("v");
   std::string value;
-  if (IsNarrowFloat(type)) {
-    value = Load(type, absl::StrCat("static_cast<uint16_t>(", element, ")"));
+  if (IsNarrowFloat(type) || IsSubByteInteger(type)) {
+    value = Load(type, absl::StrCat("static_cast<", StorageType(type), ">(",
+                                    element, ")"));
   } else if (type == ElementType::kF32) {
     value = absl::StrCat("kiln_cpu::F32FromBits(", element, ")");
   } else if (type == ElementType::kF64) {
@@ -286,11 +288,21 @@ std::string KernelWriter::Compute(const Instruction* instruction,
         if (flat_) return operand_value(0, index);
         return operand_value(0, Delinearize(Linear(index, instruction->shape()),
                                             instruction->operand(0)->shape()));
-      case Opcode::kConvert:
+      case Opcode::kConvert: {
+        const ElementType to = instruction->shape().element_type();
+        if (IsSubByteInteger(to) &&
+            IsFloatType(instruction->operand(0)->shape().element_type())) {
+          // Saturated to the sub-byte range, not int8's.
+          expression =
+              absl::StrCat("kiln_cpu::FloatToInt<", Type(instruction), ", ",
+                           BitWidth(to), ">(", operand_value(0, index), ")");
+          break;
+        }
         expression = absl::StrCat("kiln_cpu::Convert<", Type(instruction), ", ",
                                   Type(instruction->operand(0)), ">(",
                                   operand_value(0, index), ")");
         break;
+      }
       case Opcode::kIsFinite:
         expression =
             absl::StrCat("std::isfinite(", operand_value(0, index), ")");

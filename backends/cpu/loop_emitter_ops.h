@@ -41,9 +41,13 @@ const FunctorOp* FindFunctorOp(Opcode opcode);
 absl::Status NotEmittable(const Instruction& instruction,
                           absl::string_view why);
 
-// bf16 and f16: stored as bits, computed in float, rounded after each op.
+// Every float type but f32 and f64: stored as bits, computed in float,
+// rounded after each op.
 bool IsNarrowFloat(ElementType type);
-// A static array of a native type or of bf16/f16.
+// s1..s4, u1..u4: stored in a byte, computed in 8 bits, wrapped after each
+// op.
+bool IsSubByteInteger(ElementType type);
+// A static array of a native type, a narrow float or a sub-byte integer.
 bool IsNativeArray(const Shape& shape);
 // The C++ types a value of `type` is computed and stored in.
 std::string ComputeType(ElementType type);

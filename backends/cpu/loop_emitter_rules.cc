@@ -26,22 +26,54 @@ absl::Status NotEmittable(const Instruction& instruction,
 }
 
 bool IsNarrowFloat(ElementType type) {
+  return IsFloatType(type) && type != ElementType::kF32 &&
+         type != ElementType::kF64;
+}
+
+bool IsSubByteInteger(ElementType type) {
+  return IsIntegralType(type) && BitWidth(type) < 8;
+}
+
+// Arrays a kernel handles: static, of a native type, a narrow float
+// (stored as bits, computed in float) or a sub-byte integer (stored in a
+// byte, computed in 8 bits).
+bool IsNativeArray(const Shape& shape) {
+  const ElementType type = shape.element_type();
+  return shape.IsArray() && shape.is_static() &&
+         (NativeCType(type).has_value() || IsNarrowFloat(type) ||
+          IsSubByteInteger(type));
+}
+
+namespace {
+
+bool IsHalf(ElementType type) {
   return type == ElementType::kBF16 || type == ElementType::kF16;
 }
-
-// Arrays a kernel handles: static, of a native type or of bf16/f16 (stored
-// as bits, computed in float).
-bool IsNativeArray(const Shape& shape) {
-  return shape.IsArray() && shape.is_static() &&
-         (NativeCType(shape.element_type()).has_value() ||
-          IsNarrowFloat(shape.element_type()));
+// The ElementType's value, which the prelude's narrow-float routines take.
+std::string TypeId(ElementType type) {
+  return absl::StrCat(static_cast<int>(type));
 }
+bool IsSigned(ElementType type) {
+  return GetElementTypeInfo(type).kind == TypeKind::kSigned;
+}
+// A sub-byte integer wrapped to its width.
+std::string Wrap(ElementType type, const std::string& value) {
+  return absl::StrCat(
+      "kiln_cpu::", IsSigned(type) ? "WrapSigned<" : "WrapUnsigned<",
+      BitWidth(type), ">(", value, ")");
+}
+
+}  // namespace
 
 std::string ComputeType(ElementType type) {
-  return IsNarrowFloat(type) ? "float" : *NativeCType(type);
+  if (IsNarrowFloat(type)) return "float";
+  if (IsSubByteInteger(type)) return IsSigned(type) ? "int8_t" : "uint8_t";
+  return *NativeCType(type);
 }
 std::string StorageType(ElementType type) {
-  return IsNarrowFloat(type) ? "uint16_t" : *NativeCType(type);
+  if (IsHalf(type)) return "uint16_t";
+  if (IsNarrowFloat(type) || IsSubByteInteger(type)) return "uint8_t";
+  return *NativeCType(type);
 }
 // An element read from storage, as its compute type.
 std::string Load(ElementType type, const std::string& element) {
@@ -51,6 +83,11 @@ std::string Load(ElementType type, const std::string& element) {
   if (type == ElementType::kF16) {
     return absl::StrCat("kiln_cpu::F16ToF32(", element, ")");
   }
+  if (IsNarrowFloat(type)) {
+    return absl::StrCat("kiln_cpu::NarrowToF32(", TypeId(type), ", ", element,
+                        ")");
+  }
+  if (IsSubByteInteger(type)) return Wrap(type, element);
   return element;
 }
 // A computed value as stored.
@@ -60,6 +97,14 @@ std::string Store(ElementType type, const std::string& value) {
   }
   if (type == ElementType::kF16) {
     return absl::StrCat("kiln_cpu::F32ToF16(", value, ")");
+  }
+  if (IsNarrowFloat(type)) {
+    return absl::StrCat("kiln_cpu::F32ToNarrow(", TypeId(type), ", ", value,
+                        ")");
+  }
+  if (IsSubByteInteger(type)) {
+    return absl::StrCat("kiln_cpu::WrapUnsigned<", BitWidth(type), ">(", value,
+                        ")");
   }
   return value;
 }
@@ -71,6 +116,11 @@ std::string Round(ElementType type, const std::string& value) {
   if (type == ElementType::kF16) {
     return absl::StrCat("kiln_cpu::RoundF16(", value, ")");
   }
+  if (IsNarrowFloat(type)) {
+    return absl::StrCat("kiln_cpu::RoundNarrow(", TypeId(type), ", ", value,
+                        ")");
+  }
+  if (IsSubByteInteger(type)) return Wrap(type, value);
   return value;
 }
 
@@ -215,10 +265,11 @@ absl::Status CheckReduceWindow(const Instruction& reduce_window) {
 // A reducer that adds its two parameters, on a type other than pred.
 bool IsSum(const Computation& reducer) {
   const Instruction* root = reducer.root();
-  // bf16/f16 sums round every step: they cannot be reassociated.
+  // Narrow sums round (or wrap) every step: they cannot be reassociated.
   if (root->opcode() != Opcode::kAdd ||
       root->shape().element_type() == ElementType::kPred ||
-      IsNarrowFloat(root->shape().element_type())) {
+      IsNarrowFloat(root->shape().element_type()) ||
+      IsSubByteInteger(root->shape().element_type())) {
     return false;
   }
   const Instruction* a = root->operand(0);
@@ -363,6 +414,7 @@ using emitter_internal::FunctorOp;
 using emitter_internal::IsIndexOp;
 using emitter_internal::IsNarrowFloat;
 using emitter_internal::IsNativeArray;
+using emitter_internal::IsSubByteInteger;
 using emitter_internal::NotEmittable;
 using emitter_internal::Outputs;
 
@@ -414,6 +466,11 @@ absl::Status CheckEmittable(const Instruction& instruction) {
                            ? instruction.operand(0)->shape().element_type()
                            : ElementType::kInvalid;
     if (IsNarrowFloat(type)) type = ElementType::kF32;  // Computed in float.
+    if (IsSubByteInteger(type)) {                       // Computed in 8 bits.
+      type = GetElementTypeInfo(type).kind == TypeKind::kSigned
+                 ? ElementType::kS8
+                 : ElementType::kU8;
+    }
     if (instruction.operand_count() != op->arity || !op->supports(type)) {
       return NotEmittable(instruction, "no scalar functor for this type");
     }

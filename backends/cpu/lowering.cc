@@ -274,8 +274,8 @@ absl::StatusOr<bool> Lowerer::TryKernel(const Instruction* instruction,
     const Instruction* operand = instruction->operand(k);
     if (operand->opcode() == Opcode::kConstant && operand->has_literal() &&
         operand->shape().IsScalar()) {
-      parameters.push_back(wrapper.AddInstruction(
-          operand->CloneWithNewOperands(operand->shape(), {}, operand->name())));
+      parameters.push_back(wrapper.AddInstruction(operand->CloneWithNewOperands(
+          operand->shape(), {}, operand->name())));
       continue;
     }
     auto parameter = std::make_unique<Instruction>(
