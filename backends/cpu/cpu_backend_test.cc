@@ -341,6 +341,46 @@ ENTRY e {
   EXPECT_NE(stats.find("fallback instructions: 0"), std::string::npos) << stats;
 }
 
+TEST_F(CpuBackendTest, ComplexValuesRunAsKernels) {
+  // c64 and c128: the evaluator's complex functors, abs/real/imag/complex,
+  // constants, converts into and between complex types, equality, and
+  // a complex sum (sequential: never reassociated).
+  std::unique_ptr<Module> module = Parse(R"(
+HloModule m
+add {
+  a = c64[] parameter(0)
+  b = c64[] parameter(1)
+  ROOT s = c64[] add(a, b)
+}
+ENTRY e {
+  x = f32[5,9] parameter(0)
+  y = f32[5,9] parameter(1)
+  z = c64[5,9] complex(x, y)
+  k = c64[9] constant({(1, -2), (0, 0), (-0, 3.5), (inf, 1), (2, nan), (1e-40, 1), (-1, -1), (0.5, 0.25), (3, 4)})
+  kb = c64[5,9] broadcast(k), dimensions={1}
+  p = c64[5,9] multiply(z, kb)
+  q = c64[5,9] divide(p, z)
+  ex = c64[5,9] exponential(z)
+  sq = c64[5,9] sqrt(q)
+  ab = f32[5,9] abs(p)
+  re = f32[5,9] real(ex)
+  im = f32[5,9] imag(sq)
+  ri = f32[5,9] real(x)
+  ii = f32[5,9] imag(x)
+  eq = pred[5,9] compare(p, kb), direction=NE
+  w = c128[5,9] convert(z)
+  wl = c128[5,9] log(w)
+  i = s32[5,9] convert(x)
+  fromi = c64[5,9] convert(i)
+  zero = c64[] constant((0, 0))
+  r = c64[5] reduce(p, zero), dimensions={1}, to_apply=add
+  ROOT out = (c64[5,9], c64[5,9], f32[5,9], f32[5,9], f32[5,9], f32[5,9], f32[5,9], pred[5,9], c128[5,9], c64[5,9], c64[5]) tuple(q, ex, ab, re, im, ri, ii, eq, wl, fromi, r)
+})");
+  ASSERT_NE(module, nullptr);
+  const std::string stats = ExpectSameAsReference(*module, 23, "complex");
+  EXPECT_NE(stats.find("fallback instructions: 0"), std::string::npos) << stats;
+}
+
 TEST_F(CpuBackendTest, ZeroSizedAndDegenerateShapes) {
   ExpectSameAsReference(R"(
 HloModule m

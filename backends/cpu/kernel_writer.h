@@ -60,6 +60,8 @@ class KernelWriter {
   void Combine(const Computation& reducer, const std::string& acc,
                const std::string& value);
   std::string ComputeConstant(const Instruction* constant, const Index& index);
+  std::string ComputeComplexConstant(const Instruction* constant,
+                                     const Index& index);
   // Below this many elements a loop nest stays on one thread (starting the
   // threads costs more than the work).
   static constexpr int64_t kParallelWork = int64_t{1} << 16;

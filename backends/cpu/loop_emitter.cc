@@ -1,7 +1,9 @@
 #include "backends/cpu/loop_emitter.h"
 
 #include <algorithm>
+#include <complex>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
@@ -148,6 +150,41 @@ std::string KernelWriter::Value(const Instruction* instruction,
   return var;
 }
 
+// A complex constant: its parts' bits, two per element.
+std::string KernelWriter::ComputeComplexConstant(const Instruction* constant,
+                                                 const Index& index) {
+  const Literal& literal = constant->literal();
+  const bool wide = literal.element_type() == ElementType::kC128;
+  std::vector<std::string> parts;
+  for (int64_t i = 0; i < literal.element_count(); ++i) {
+    const std::complex<double> z = literal.GetComplex(i);
+    for (double part : {z.real(), z.imag()}) {
+      uint64_t bits;
+      if (wide) {
+        std::memcpy(&bits, &part, sizeof bits);
+      } else {
+        const float narrow = static_cast<float>(part);  // Exact: a c64 part.
+        uint32_t low;
+        std::memcpy(&low, &narrow, sizeof low);
+        bits = low;
+      }
+      parts.push_back(absl::StrCat(bits, "u"));
+    }
+  }
+  if (parts.empty()) parts.push_back("0u");
+  const std::string array = absl::StrCat(name_, "_", Fresh("c"));
+  absl::StrAppend(&globals_, "static const ", wide ? "uint64_t" : "uint32_t",
+                  " ", array, "[] = {", absl::StrJoin(parts, ", "), "};\n");
+  const std::string at = Linear(index, constant->shape());
+  const char* from_bits =
+      wide ? "kiln_cpu::F64FromBits(" : "kiln_cpu::F32FromBits(";
+  const std::string var = Fresh("v");
+  Line(absl::StrCat("const ", Type(constant), " ", var, "(", from_bits, array,
+                    "[2 * (", at, ")]), ", from_bits, array, "[2 * (", at,
+                    ") + 1]));"));
+  return var;
+}
+
 std::string KernelWriter::ComputeConstant(const Instruction* constant,
                                           const Index& index) {
   const Literal& literal = constant->literal();
@@ -159,6 +196,7 @@ std::string KernelWriter::ComputeConstant(const Instruction* constant,
                                            : "uint64_t";
   const std::string array = absl::StrCat(name_, "_", Fresh("c"));
   std::vector<std::string> values;
+  if (IsComplexType(type)) return ComputeComplexConstant(constant, index);
   for (int64_t i = 0; i < literal.element_count(); ++i) {
     values.push_back(absl::StrCat(literal.GetBits(i), "u"));
   }
@@ -255,7 +293,22 @@ std::string KernelWriter::Compute(const Instruction* instruction,
         k, instruction->operand(k)->shape().IsScalar() ? Index{} : index);
   };
   std::string expression;
-  if (const FunctorOp* op = FindFunctorOp(opcode)) {
+  const bool complex_operand =
+      instruction->operand_count() > 0 &&
+      IsComplexType(instruction->operand(0)->shape().element_type());
+  if (opcode == Opcode::kAbs && complex_operand) {
+    expression = absl::StrCat("std::abs(", operand_value(0, index), ")");
+  } else if (opcode == Opcode::kReal || opcode == Opcode::kImag) {
+    const std::string x = operand_value(0, index);
+    expression =
+        complex_operand
+            ? absl::StrCat(x, opcode == Opcode::kReal ? ".real()" : ".imag()")
+        : opcode == Opcode::kReal ? x
+                                  : absl::StrCat(Type(instruction), "(0)");
+  } else if (opcode == Opcode::kComplex) {
+    expression = absl::StrCat(Type(instruction), "(", operand_value(0, index),
+                              ", ", operand_value(1, index), ")");
+  } else if (const FunctorOp* op = FindFunctorOp(opcode)) {
     const ElementType type = instruction->operand(0)->shape().element_type();
     std::vector<std::string> args;
     for (int k = 0; k < op->arity; ++k) args.push_back(operand_value(k, index));

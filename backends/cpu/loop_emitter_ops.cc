@@ -1,6 +1,7 @@
 #include "backends/cpu/loop_emitter_ops.h"
 
 #include <array>
+#include <complex>
 #include <cstdint>
 
 #include "compiler/evaluator/elementwise_binary_ops.h"
@@ -35,6 +36,10 @@ bool SupportsNative(ElementType type) {
       return Op::template Supports<float>();
     case ElementType::kF64:
       return Op::template Supports<double>();
+    case ElementType::kC64:
+      return Op::template Supports<std::complex<float>>();
+    case ElementType::kC128:
+      return Op::template Supports<std::complex<double>>();
     default:
       return false;
   }

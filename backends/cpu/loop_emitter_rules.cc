@@ -41,7 +41,7 @@ bool IsNativeArray(const Shape& shape) {
   const ElementType type = shape.element_type();
   return shape.IsArray() && shape.is_static() &&
          (NativeCType(type).has_value() || IsNarrowFloat(type) ||
-          IsSubByteInteger(type));
+          IsSubByteInteger(type) || IsComplexType(type));
 }
 
 namespace {
@@ -66,11 +66,14 @@ std::string Wrap(ElementType type, const std::string& value) {
 }  // namespace
 
 std::string ComputeType(ElementType type) {
+  if (type == ElementType::kC64) return "std::complex<float>";
+  if (type == ElementType::kC128) return "std::complex<double>";
   if (IsNarrowFloat(type)) return "float";
   if (IsSubByteInteger(type)) return IsSigned(type) ? "int8_t" : "uint8_t";
   return *NativeCType(type);
 }
 std::string StorageType(ElementType type) {
+  if (IsComplexType(type)) return ComputeType(type);  // Same layout.
   if (IsHalf(type)) return "uint16_t";
   if (IsNarrowFloat(type) || IsSubByteInteger(type)) return "uint8_t";
   return *NativeCType(type);
@@ -192,6 +195,12 @@ bool IsIndexOp(const Instruction& instruction) {
     case Opcode::kParameter:
     case Opcode::kConstant:
       return true;
+    case Opcode::kReal:
+    case Opcode::kImag:
+      return IsComplexType(instruction.operand(0)->shape().element_type()) ||
+             IsFloatType(instruction.operand(0)->shape().element_type());
+    case Opcode::kComplex:
+      return IsComplexType(instruction.shape().element_type());
     default:
       return false;
   }
@@ -266,8 +275,10 @@ absl::Status CheckReduceWindow(const Instruction& reduce_window) {
 bool IsSum(const Computation& reducer) {
   const Instruction* root = reducer.root();
   // Narrow sums round (or wrap) every step: they cannot be reassociated.
+  // (An OpenMP sum reduction of std::complex does not exist either.)
   if (root->opcode() != Opcode::kAdd ||
       root->shape().element_type() == ElementType::kPred ||
+      IsComplexType(root->shape().element_type()) ||
       IsNarrowFloat(root->shape().element_type()) ||
       IsSubByteInteger(root->shape().element_type())) {
     return false;
@@ -460,6 +471,10 @@ absl::Status CheckEmittable(const Instruction& instruction) {
           instruction, absl::StrCat("operand ", operand->name(),
                                     " is not a static array of a native type"));
     }
+  }
+  if (instruction.opcode() == Opcode::kAbs &&
+      IsComplexType(instruction.operand(0)->shape().element_type())) {
+    return absl::OkStatus();  // |z|, computed by std::abs as the evaluator.
   }
   if (const FunctorOp* op = FindFunctorOp(instruction.opcode())) {
     ElementType type = instruction.operand_count() > 0
