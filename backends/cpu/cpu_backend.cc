@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <future>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "backends/cpu/loop_emitter.h"
 #include "backends/cpu/lowering.h"
 #include "backends/reference/reference_backend.h"
+#include "compiler/evaluator/collective_hub.h"
 #include "compiler/evaluator/evaluator.h"
 #include "compiler/evaluator/kernel.h"
 #include "compiler/ir/float_convert.h"
@@ -183,8 +185,11 @@ class CpuExecutable : public Executable {
             absl::StrCat("device ", device, ": ", status.message()));
       }
     }
-    return EvaluateReplicated(*module_, arguments, replica_count_,
-                              num_partitions_, eval_options_);
+    if (program_ == nullptr) {
+      return EvaluateReplicated(*module_, arguments, replica_count_,
+                                num_partitions_, eval_options_);
+    }
+    return RunDevices(arguments);
   }
 
   absl::StatusOr<std::string> Emit(absl::string_view what) const override;
@@ -273,9 +278,49 @@ class CpuExecutable : public Executable {
     return ResultBuffers(*std::move(result));
   }
 
+  // One thread per device, each running the program on its own arena and
+  // evaluator context; the collective thunks of all of them meet in one
+  // hub, as the reference backend's simulated devices do.
+  absl::StatusOr<std::vector<Literal>> RunDevices(
+      absl::Span<const std::vector<Literal>> arguments) {
+    const int64_t devices = device_count();
+    eval::CollectiveHub hub(replica_count_, num_partitions_);
+    std::vector<absl::StatusOr<Literal>> results(static_cast<size_t>(devices),
+                                                 absl::UnknownError("not run"));
+    std::vector<std::thread> threads;
+    threads.reserve(static_cast<size_t>(devices));
+    for (int64_t d = 0; d < devices; ++d) {
+      threads.emplace_back([&, d] {
+        const eval::DeviceId id{d / num_partitions_, d % num_partitions_};
+        std::vector<const Literal*> pointers;
+        for (const Literal& argument : arguments[d]) {
+          pointers.push_back(&argument);
+        }
+        results[d] = RunProgram(pointers, eval_options_, id, &hub);
+        if (!results[d].ok()) {
+          hub.Abort(
+              absl::Status(results[d].status().code(),
+                           absl::StrCat("device ", d, " (replica ", id.replica,
+                                        ", partition ", id.partition,
+                                        "): ", results[d].status().message())));
+        }
+        hub.DeviceFinished(d);
+      });
+    }
+    for (std::thread& thread : threads) thread.join();
+    if (absl::Status error = hub.first_error(); !error.ok()) return error;
+    std::vector<Literal> values;
+    values.reserve(results.size());
+    for (absl::StatusOr<Literal>& result : results) {
+      values.push_back(*std::move(result));
+    }
+    return values;
+  }
+
   absl::StatusOr<Literal> RunProgram(
       const std::vector<const Literal*>& arguments,
-      const EvalOptions& run_options) {
+      const EvalOptions& run_options, eval::DeviceId device = {},
+      eval::CollectiveHub* hub = nullptr) {
     std::unique_ptr<uint8_t, FreeDeleter> arena = TakeArena();
     if (arena == nullptr) {
       return absl::ResourceExhaustedError(
@@ -312,7 +357,7 @@ class CpuExecutable : public Executable {
       // Thunks never write parameter or constant slots.
       state.addresses[i] = const_cast<uint8_t*>(literal->data().data());
     }
-    eval::EvalContext context(*module_, run_options);
+    eval::EvalContext context(*module_, run_options, device, hub);
     state.eval = &context;
     absl::Status status = absl::OkStatus();
     for (const auto& thunk : program_->thunks) {
@@ -368,6 +413,7 @@ std::string CpuExecutable::Stats() const {
   absl::StrAppend(&out, "kernels: ", stats.kernels,
                   "\nlibrary calls: ", stats.library_calls,
                   "\ncontrol-flow thunks: ", stats.control_flow,
+                  "\ncollective thunks: ", stats.collectives,
                   "\nthunks: ", program_->thunks.size(),
                   "\narena bytes: ", stats.arena_bytes, " (",
                   stats.unshared_bytes, " without reuse)\n");
@@ -451,9 +497,7 @@ absl::StatusOr<std::unique_ptr<Executable>> CpuBackend::Compile(
   const double pipeline_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
-  std::string reason = options.replica_count * options.num_partitions > 1
-                           ? "several devices: collectives run on the evaluator"
-                           : WholeModuleFallbackReason(*optimized);
+  std::string reason = WholeModuleFallbackReason(*optimized);
   auto executable = std::make_unique<CpuExecutable>(
       std::move(optimized), module.entry()->root()->shape(),
       *std::move(parameters), options);

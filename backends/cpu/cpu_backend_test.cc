@@ -381,6 +381,36 @@ ENTRY e {
   EXPECT_NE(stats.find("fallback instructions: 0"), std::string::npos) << stats;
 }
 
+TEST_F(CpuBackendTest, DynamicUpdateSlicesRunAsKernels) {
+  // Starts clamped so that the update fits (negative, past the end, of
+  // several integer types), an update as large as the operand, a single
+  // element, a bf16 one, and one fed by an elementwise producer.
+  std::unique_ptr<Module> module = Parse(R"(
+HloModule m
+ENTRY e {
+  x = f32[9,7] parameter(0)
+  u = f32[3,4] parameter(1)
+  e = f32[3,4] exponential(u)
+  i = s32[] constant(-2)
+  i5 = s32[] constant(5)
+  j = s64[] constant(5)
+  k = u32[] constant(100)
+  kz = u32[] constant(0)
+  a = f32[9,7] dynamic-update-slice(x, e, i, i5)
+  b = f32[9,7] dynamic-update-slice(x, u, k, kz)
+  f = f32[9,7] dynamic-update-slice(x, x, k, k)
+  n = f32[1,1] constant({{-0}})
+  g = f32[9,7] dynamic-update-slice(x, n, j, j)
+  h = bf16[9,7] convert(x)
+  hu = bf16[3,4] convert(u)
+  c = bf16[9,7] dynamic-update-slice(h, hu, i5, i)
+  ROOT out = (f32[9,7], f32[9,7], f32[9,7], f32[9,7], bf16[9,7]) tuple(a, b, f, g, c)
+})");
+  ASSERT_NE(module, nullptr);
+  const std::string stats = ExpectSameAsReference(*module, 31, "dus");
+  EXPECT_NE(stats.find("fallback instructions: 0"), std::string::npos) << stats;
+}
+
 TEST_F(CpuBackendTest, ZeroSizedAndDegenerateShapes) {
   ExpectSameAsReference(R"(
 HloModule m
@@ -914,6 +944,73 @@ ENTRY e {
   EXPECT_NE(reuse.status().message().find("donated"), std::string::npos);
   donate.donated = {5};
   EXPECT_FALSE((*executable)->Execute(arguments, donate).get().ok());
+}
+
+TEST_F(CpuBackendTest, DevicesRunAsThreadsWithCollectivesBetweenThem) {
+  // 2 replicas x 2 partitions: each device runs the lowered program on its
+  // own thread (kernels native), and the collectives meet in one hub.
+  std::unique_ptr<Module> module = Parse(R"(
+HloModule m, replica_count=2, num_partitions=2
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  x = f32[8,16] parameter(0)
+  t = f32[8,16] tanh(x)
+  r = f32[8,16] all-reduce(t), channel_id=1, replica_groups={{0,1,2,3}}, use_global_device_ids=true, to_apply=add
+  g = f32[16,16] all-gather(t), channel_id=2, replica_groups={{0,2},{1,3}}, use_global_device_ids=true, dimensions={0}
+  p = f32[8,16] collective-permute(r), channel_id=3, source_target_pairs={{0,1},{1,0}}
+  e = f32[8,16] exponential(p)
+  id = u32[] partition-id()
+  ROOT out = (f32[8,16], f32[16,16], f32[8,16], u32[]) tuple(r, g, e, id)
+})");
+  ASSERT_NE(module, nullptr);
+  CompileOptions options;
+  options.replica_count = 2;
+  options.num_partitions = 2;
+  CpuBackend cpu;
+  ReferenceBackend reference;
+  absl::StatusOr<std::unique_ptr<Executable>> native =
+      cpu.Compile(*module, options);
+  ASSERT_TRUE(native.ok()) << native.status();
+  absl::StatusOr<std::unique_ptr<Executable>> oracle =
+      reference.Compile(*module, options);
+  ASSERT_TRUE(oracle.ok()) << oracle.status();
+  std::mt19937_64 generator(29);
+  std::vector<std::vector<Literal>> arguments(4);
+  for (std::vector<Literal>& device : arguments) {
+    absl::StatusOr<Literal> argument =
+        cli::RandomLiteral(Shape::Array(ElementType::kF32, {8, 16}), generator);
+    ASSERT_TRUE(argument.ok()) << argument.status();
+    device.push_back(*std::move(argument));
+  }
+  absl::StatusOr<std::vector<Literal>> expected =
+      (*oracle)->RunReplicated(arguments);
+  ASSERT_TRUE(expected.ok()) << expected.status();
+  absl::StatusOr<std::vector<Literal>> actual =
+      (*native)->RunReplicated(arguments);
+  ASSERT_TRUE(actual.ok()) << actual.status();
+  ASSERT_EQ(actual->size(), 4u);
+  for (size_t d = 0; d < 4; ++d) {
+    conform::Comparison comparison = conform::CompareLiterals(
+        (*expected)[d], (*actual)[d], [&](ElementType type) {
+          return conform::DefaultTolerance(*module, type);
+        });
+    EXPECT_TRUE(comparison.ok) << "device " << d << ":\n" << comparison.report;
+  }
+  absl::StatusOr<std::string> stats = (*native)->Emit("stats");
+  ASSERT_TRUE(stats.ok()) << stats.status();
+  EXPECT_NE(stats->find("collective thunks: 3"), std::string::npos) << *stats;
+  EXPECT_EQ(stats->find("whole module"), std::string::npos) << *stats;
+  // A wrong argument for one device is refused, naming the device.
+  arguments[2][0] = Literal::ScalarF32(1);
+  absl::StatusOr<std::vector<Literal>> refused =
+      (*native)->RunReplicated(arguments);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("device 2"), std::string::npos)
+      << refused.status();
 }
 
 TEST_F(CpuBackendTest, RngSeedIsAPerRunOption) {

@@ -51,6 +51,8 @@ class KernelWriter {
   std::string Value(const Instruction* instruction, const Index& index);
   std::string Compute(const Instruction* instruction, const Index& index);
   std::string ComputePad(const Instruction* pad, const Index& index);
+  std::string ComputeDynamicUpdateSlice(const Instruction* dus,
+                                        const Index& index);
   std::string ComputeConcatenate(const Instruction* concat, const Index& index);
   std::string ComputeReduce(const Instruction* reduce, const Index& index);
   std::string ComputeGather(const Instruction* gather, const Index& index);

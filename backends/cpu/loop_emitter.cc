@@ -221,6 +221,41 @@ std::string KernelWriter::ComputeConstant(const Instruction* constant,
   return var;
 }
 
+// dynamic-update-slice at a result index: the update's element where the
+// index falls in the update's window (its start clamped so that it fits,
+// as the evaluator), else the operand's.
+std::string KernelWriter::ComputeDynamicUpdateSlice(const Instruction* dus,
+                                                    const Index& index) {
+  const Shape& shape = dus->shape();
+  const Shape& update = dus->operand(1)->shape();
+  const std::string var = Fresh("v");
+  Line(absl::StrCat(Type(dus), " ", var, ";"));
+  std::vector<std::string> inside;
+  Index update_index(index.size());
+  for (size_t d = 0; d < index.size(); ++d) {
+    const std::string start = Fresh("s");
+    Line(absl::StrCat("const int64_t ", start, " = kiln_cpu::ClampStart(",
+                      Value(dus->operand(2 + d), {}), ", ", shape.dimension(d),
+                      ", ", update.dimension(d), ");"));
+    const std::string u = Fresh("u");
+    Line(absl::StrCat("const int64_t ", u, " = ", index[d], " - ", start, ";"));
+    inside.push_back(
+        absl::StrCat(u, " >= 0 && ", u, " < ", update.dimension(d)));
+    update_index[d] = u;
+  }
+  if (inside.empty()) inside.push_back("true");
+  Line(absl::StrCat("if (", absl::StrJoin(inside, " && "), ") {"));
+  Nested([&] {
+    Line(absl::StrCat(var, " = ", Value(dus->operand(1), update_index), ";"));
+  });
+  Line("} else {");
+  Nested([&] {
+    Line(absl::StrCat(var, " = ", Value(dus->operand(0), index), ";"));
+  });
+  Line("}");
+  return var;
+}
+
 std::string KernelWriter::ComputePad(const Instruction* pad,
                                      const Index& index) {
   const PaddingConfig& config = *pad->attrs().Get<PaddingConfig>("padding");
@@ -462,6 +497,8 @@ std::string KernelWriter::Compute(const Instruction* instruction,
         }
         return operand_value(0, at);
       }
+      case Opcode::kDynamicUpdateSlice:
+        return ComputeDynamicUpdateSlice(instruction, index);
       case Opcode::kIota: {
         const int64_t d = *instruction->attrs().Get<int64_t>("iota_dimension");
         expression = absl::StrCat("kiln_cpu::Convert<", Type(instruction),

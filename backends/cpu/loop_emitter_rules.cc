@@ -187,6 +187,7 @@ bool IsIndexOp(const Instruction& instruction) {
                  instruction.operand(0)->shape().element_type();
     case Opcode::kReshape:
     case Opcode::kDynamicSlice:
+    case Opcode::kDynamicUpdateSlice:
     case Opcode::kCopy:
     case Opcode::kConvert:
     case Opcode::kSelect:

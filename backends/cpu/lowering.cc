@@ -15,6 +15,7 @@
 #include "backends/cpu/scatter_emitter.h"
 #include "backends/cpu/sort_emitter.h"
 #include "compiler/ir/computation.h"
+#include "compiler/ir/op_traits.h"
 
 namespace kiln::cpu {
 namespace {
@@ -391,10 +392,16 @@ absl::Status Lowerer::Fallback(const Instruction* instruction,
   }
   absl::StatusOr<ValueTree> result = ArenaValue(instruction->shape());
   if (!result.ok()) return result.status();
+  const bool collective = GetOpTraits(instruction->opcode()).collective;
   program_->thunks.push_back(std::make_unique<FallbackThunk>(
-      *instruction, std::move(operands), *result));
+      *instruction, std::move(operands), *result,
+      collective ? "collective" : "fallback"));
   values_[instruction] = *std::move(result);
   LoweringStats& stats = context_.stats;
+  if (collective) {
+    ++stats.collectives;
+    return absl::OkStatus();
+  }
   const std::string op(OpcodeName(instruction->opcode()));
   ++stats.fallback_instructions;
   ++stats.fallback_by_op[op];

@@ -29,6 +29,10 @@ struct LoweringStats {
   int64_t library_calls = 0;
   // while, conditional and call thunks running lowered programs.
   int64_t control_flow = 0;
+  // Collectives: the evaluator's collective kernels exchanging through the
+  // execution's hub between device threads (counted apart from fallbacks:
+  // they are the backend's collective runtime, not a missing lowering).
+  int64_t collectives = 0;
   int64_t arena_bytes = 0;
   int64_t unshared_bytes = 0;
   // Set when the whole entry runs on the evaluator (why in the string).

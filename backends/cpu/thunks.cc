@@ -167,7 +167,7 @@ std::string FallbackThunk::ToString() const {
   std::vector<int64_t> in, out;
   for (const ValueTree& operand : operands_) AppendSlots(operand, &in);
   AppendSlots(result_, &out);
-  return absl::StrCat("fallback ", OpcodeName(instruction_.opcode()), " (",
+  return absl::StrCat(label_, " ", OpcodeName(instruction_.opcode()), " (",
                       instruction_.name(), ") in=", Slots(in),
                       " out=", Slots(out));
 }

@@ -148,11 +148,14 @@ class DotThunk : public LibraryThunk {
 
 class FallbackThunk : public Thunk {
  public:
+  // `label` names the thunk in --emit=thunks: "fallback", or "collective"
+  // for a collective exchanging through the execution's hub.
   FallbackThunk(const Instruction& instruction, std::vector<ValueTree> operands,
-                ValueTree result)
+                ValueTree result, std::string label = "fallback")
       : instruction_(instruction),
         operands_(std::move(operands)),
-        result_(std::move(result)) {}
+        result_(std::move(result)),
+        label_(std::move(label)) {}
   absl::Status Run(RunState& state) const override;
   std::string ToString() const override;
 
@@ -160,6 +163,7 @@ class FallbackThunk : public Thunk {
   const Instruction& instruction_;
   std::vector<ValueTree> operands_;
   ValueTree result_;
+  std::string label_;
 };
 
 // The value `tree` as a literal of `shape` (copies the bytes).
