@@ -70,14 +70,22 @@ int64_t ByteWidth(ElementType type) {
 std::vector<float> Widen(ElementType type, const uint8_t* in, int64_t count) {
   std::vector<float> out(count);
   const uint16_t* bits = reinterpret_cast<const uint16_t*>(in);
-  for (int64_t i = 0; i < count; ++i) {
-    if (type == ElementType::kBF16) {
+  if (type == ElementType::kBF16) {  // The high half of a float.
+    for (int64_t i = 0; i < count; ++i) {
       const uint32_t wide = static_cast<uint32_t>(bits[i]) << 16;
       std::memcpy(&out[i], &wide, sizeof wide);
-    } else {
-      out[i] = static_cast<float>(BitsToFloat(type, bits[i]));
     }
+    return out;
   }
+  // f16: every value through compiler/ir's routine, once, into a table.
+  static const std::vector<float>* const kF16 = [] {
+    auto* table = new std::vector<float>(1 << 16);
+    for (uint32_t b = 0; b < (1u << 16); ++b) {
+      (*table)[b] = static_cast<float>(BitsToFloat(ElementType::kF16, b));
+    }
+    return table;
+  }();
+  for (int64_t i = 0; i < count; ++i) out[i] = (*kF16)[bits[i]];
   return out;
 }
 
@@ -99,7 +107,8 @@ void Narrow(ElementType type, const std::vector<float>& in, uint8_t* out) {
 
 template <typename T>
 void MatMul(const HostLibrary* host, const T* a, const T* b, T* c, int64_t m,
-            int64_t k, int64_t n, int threads) {
+            int64_t k, int64_t n, int threads, bool transpose_a,
+            bool transpose_b) {
   if (m == 0 || n == 0) return;
   if (k == 0) {
     std::fill(c, c + m * n, T(0));
@@ -108,24 +117,41 @@ void MatMul(const HostLibrary* host, const T* a, const T* b, T* c, int64_t m,
   bool done = false;
   if constexpr (std::is_same_v<T, float>) {
     if (host != nullptr && host->gemm_f32 != nullptr) {
-      host->gemm_f32(a, b, c, m, k, n, threads);
+      host->gemm_f32(a, b, c, m, k, n, transpose_a, transpose_b, threads);
       done = true;
     }
   } else {
     if (host != nullptr && host->gemm_f64 != nullptr) {
-      host->gemm_f64(a, b, c, m, k, n, threads);
+      host->gemm_f64(a, b, c, m, k, n, transpose_a, transpose_b, threads);
       done = true;
     }
   }
-  if (!done) Gemm(a, b, c, m, k, n);
+  if (!done) {
+    // The built-in GEMM reads row-major operands only.
+    std::vector<T> a_rows, b_rows;
+    if (transpose_a) {
+      a_rows.resize(m * k);
+      TransposeCopy(reinterpret_cast<const uint8_t*>(a), {k, m}, {1, 0},
+                    sizeof(T), reinterpret_cast<uint8_t*>(a_rows.data()));
+      a = a_rows.data();
+    }
+    if (transpose_b) {
+      b_rows.resize(k * n);
+      TransposeCopy(reinterpret_cast<const uint8_t*>(b), {n, k}, {1, 0},
+                    sizeof(T), reinterpret_cast<uint8_t*>(b_rows.data()));
+      b = b_rows.data();
+    }
+    Gemm(a, b, c, m, k, n);
+  }
   // Sums start from +0, as the evaluator's: a sum of negative zeros is +0
   // (Eigen's small products start from the first term and keep -0).
   for (int64_t i = 0; i < m * n; ++i) c[i] += T(0);
 }
 
 template void MatMul<float>(const HostLibrary*, const float*, const float*,
-                            float*, int64_t, int64_t, int64_t, int);
+                            float*, int64_t, int64_t, int64_t, int, bool, bool);
 template void MatMul<double>(const HostLibrary*, const double*, const double*,
-                             double*, int64_t, int64_t, int64_t, int);
+                             double*, int64_t, int64_t, int64_t, int, bool,
+                             bool);
 
 }  // namespace kiln::cpu

@@ -30,9 +30,11 @@ void Narrow(ElementType type, const std::vector<float>& in, uint8_t* out);
 
 // c[m,n] = a[m,k] * b[k,n], row-major (T = float or double); `host` may
 // be null; `threads` (0: all the process may use) bounds the host GEMM's.
+// `transpose_a`: a is stored [k,m]; `transpose_b`: b is stored [n,k].
 template <typename T>
 void MatMul(const HostLibrary* host, const T* a, const T* b, T* c, int64_t m,
-            int64_t k, int64_t n, int threads = 0);
+            int64_t k, int64_t n, int threads = 0, bool transpose_a = false,
+            bool transpose_b = false);
 
 }  // namespace kiln::cpu
 

@@ -126,7 +126,13 @@ void ConvolutionThunk::Compute(const T* input, const T* kernel,
   const int64_t rows = p.batch * positions;
   const int64_t columns = taps * channels;
   const size_t spatial = p.window.size();
-  std::vector<T> patches(rows * columns);
+  // The patch matrix is scratch of this thread, kept between runs: every
+  // element is written below, and a fresh multi-megabyte vector would be
+  // zero-filled and fault its pages in on every run.
+  thread_local std::vector<T> patches;
+  if (patches.size() < static_cast<size_t>(rows * columns)) {
+    patches.resize(rows * columns);
+  }
   std::vector<T> group_kernel(p.groups > 1 ? columns * features : 0);
   std::vector<T> group_output(p.groups > 1 ? rows * features : 0);
   std::vector<int64_t> in_strides(spatial + 1, channels * p.groups);
@@ -136,10 +142,11 @@ void ConvolutionThunk::Compute(const T* input, const T* kernel,
   for (int64_t g = 0; g < p.groups; ++g) {
     // im2col: row (n, o...) holds the window of taps (k...) x channels.
     T* row = patches.data();
+    std::vector<int64_t> o(spatial), k(spatial);
     for (int64_t n = 0; n < p.batch; ++n) {
-      std::vector<int64_t> o(spatial, 0);
+      std::fill(o.begin(), o.end(), 0);
       do {
-        std::vector<int64_t> k(spatial, 0);
+        std::fill(k.begin(), k.end(), 0);
         T* tap = row;
         do {
           int64_t offset = n * in_strides[0] + g * channels;

@@ -411,6 +411,151 @@ ENTRY e {
   EXPECT_NE(stats.find("fallback instructions: 0"), std::string::npos) << stats;
 }
 
+TEST_F(CpuBackendTest, MapsInlineTheirComputation) {
+  std::unique_ptr<Module> module = Parse(R"(
+HloModule m
+fma {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  c = f32[] parameter(2)
+  m = f32[] multiply(a, b)
+  half = f32[] constant(0.5)
+  s = f32[] add(m, c)
+  ROOT r = f32[] maximum(s, half)
+}
+neg {
+  a = bf16[] parameter(0)
+  ROOT n = bf16[] negate(a)
+}
+ENTRY e {
+  x = f32[6,10] parameter(0)
+  y = f32[6,10] parameter(1)
+  t = f32[6,10] tanh(y)
+  f = f32[6,10] map(x, t, y), dimensions={0,1}, to_apply=fma
+  b = bf16[6,10] convert(f)
+  n = bf16[6,10] map(b), dimensions={0,1}, to_apply=neg
+  ROOT out = (f32[6,10], bf16[6,10]) tuple(f, n)
+})");
+  ASSERT_NE(module, nullptr);
+  const std::string stats = ExpectSameAsReference(*module, 37, "map");
+  EXPECT_NE(stats.find("fallback instructions: 0"), std::string::npos) << stats;
+}
+
+TEST_F(CpuBackendTest, SelectAndScattersRunAsKernels) {
+  // Max-pool gradients with overlapping windows and padding (padding is
+  // never selected), a min selector, ties kept by the first element, and
+  // bf16 rounding in the scatter.
+  std::unique_ptr<Module> module = Parse(R"(
+HloModule m
+ge {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT c = pred[] compare(a, b), direction=GE
+}
+le {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT c = pred[] compare(a, b), direction=LE
+}
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+geb {
+  a = bf16[] parameter(0)
+  b = bf16[] parameter(1)
+  ROOT c = pred[] compare(a, b), direction=GE
+}
+addb {
+  a = bf16[] parameter(0)
+  b = bf16[] parameter(1)
+  ROOT s = bf16[] add(a, b)
+}
+ENTRY e {
+  x = f32[2,9,8] parameter(0)
+  s = f32[2,5,4] parameter(1)
+  zero = f32[] constant(0)
+  one = f32[] constant(1)
+  a = f32[2,9,8] select-and-scatter(x, s, zero), window={size=1x3x3 stride=1x2x2 pad=0_0x1_1x1_0}, select=ge, scatter=add
+  f = f32[2,9,8] floor(x)
+  t = f32[2,8,7] parameter(2)
+  b = f32[2,9,8] select-and-scatter(f, t, one), window={size=1x2x2}, select=le, scatter=add
+  xb = bf16[2,9,8] convert(x)
+  sb = bf16[2,5,4] convert(s)
+  zb = bf16[] constant(0.5)
+  c = bf16[2,9,8] select-and-scatter(xb, sb, zb), window={size=1x3x3 stride=1x2x2 pad=0_0x1_1x1_0}, select=geb, scatter=addb
+  ROOT out = (f32[2,9,8], f32[2,9,8], bf16[2,9,8]) tuple(a, b, c)
+})");
+  ASSERT_NE(module, nullptr);
+  const std::string stats = ExpectSameAsReference(*module, 41, "sas");
+  EXPECT_NE(stats.find("fallback instructions: 0"), std::string::npos) << stats;
+}
+
+TEST_F(CpuBackendTest, BitcastConvertsOfOneWidthKeepTheBits) {
+  std::unique_ptr<Module> module = Parse(R"(
+HloModule m
+ENTRY e {
+  x = f32[4,6] parameter(0)
+  i = s32[4,6] bitcast-convert(x)
+  k = s32[4] constant({2143289345, -1, -2147483648, 1065353216})
+  f = f32[4] bitcast-convert(k)
+  b = bf16[4,6] convert(x)
+  bs = s16[4,6] bitcast-convert(b)
+  h = f16[4,6] bitcast-convert(b)
+  n = s32[4,6] convert(x)
+  q = s4[4,6] convert(n)
+  u = u4[4,6] bitcast-convert(q)
+  ROOT out = (s32[4,6], f32[4], s16[4,6], f16[4,6], u4[4,6]) tuple(i, f, bs, h, u)
+})");
+  ASSERT_NE(module, nullptr);
+  const std::string stats = ExpectSameAsReference(*module, 43, "bitcast");
+  EXPECT_NE(stats.find("fallback instructions: 0"), std::string::npos) << stats;
+}
+
+TEST_F(CpuBackendTest, DynamicUpdateSlicesOfAnUnsharedValueWriteInPlace) {
+  // The dot's result is read by nothing but the update: the update's
+  // kernel writes its window into the dot's own slot. The parameter is
+  // shared with the caller, so its update writes a new value.
+  std::unique_ptr<Module> module = Parse(R"(
+HloModule m
+ENTRY e {
+  a = f32[8,8] parameter(0)
+  b = f32[8,8] parameter(1)
+  d = f32[8,8] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  u = f32[2,3] parameter(2)
+  i = s32[] parameter(3)
+  j = s32[] constant(6)
+  w = f32[8,8] dynamic-update-slice(d, u, i, j)
+  n = f32[8,8] negate(w)
+  p = f32[8,8] dynamic-update-slice(a, u, j, i)
+  ROOT out = (f32[8,8], f32[8,8]) tuple(n, p)
+})");
+  ASSERT_NE(module, nullptr);
+  for (uint64_t seed : {47, 48, 49}) {
+    ExpectSameAsReference(*module, seed, "in place");
+  }
+  CpuBackend cpu;
+  absl::StatusOr<std::unique_ptr<Executable>> executable =
+      cpu.Compile(*module, {});
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  absl::StatusOr<std::string> thunks = (*executable)->Emit("thunks");
+  ASSERT_TRUE(thunks.ok()) << thunks.status();
+  auto slots_of = [&](const std::string& name) {
+    const size_t at = thunks->find(absl::StrCat("(", name, ") in=["));
+    EXPECT_NE(at, std::string::npos) << *thunks;
+    const size_t in = thunks->find('[', at) + 1;
+    const size_t out = thunks->find("out=[", at) + 5;
+    return std::make_pair(
+        thunks->substr(in, thunks->find_first_of(",]", in) - in),
+        thunks->substr(out, thunks->find(']', out) - out));
+  };
+  const auto [w_in, w_out] = slots_of("w");
+  EXPECT_EQ(w_in, w_out) << *thunks;
+  const auto [p_in, p_out] = slots_of("p");
+  EXPECT_NE(p_in, p_out) << *thunks;
+}
+
 TEST_F(CpuBackendTest, ZeroSizedAndDegenerateShapes) {
   ExpectSameAsReference(R"(
 HloModule m
@@ -498,6 +643,57 @@ ENTRY e {
   ASSERT_NE(module, nullptr);
   const std::string stats = ExpectSameAsReference(*module, 3, "batched dot");
   EXPECT_NE(stats.find("library calls: 1"), std::string::npos) << stats;
+}
+
+TEST_F(CpuBackendTest, TransposedDotOperandsAreReadInPlace) {
+  // Operands stored [contracting, free] (lhs) or [free, contracting] (rhs),
+  // batched or not, f32, f64 and bf16, as backward passes produce them:
+  // the GEMM reads them transposed (lhs^T, rhs^T) instead of copying.
+  // Other orders of the dimensions still go through a copy.
+  std::unique_ptr<Module> module = Parse(R"(
+HloModule m
+ENTRY e {
+  a = f32[64,48] parameter(0)
+  b = f32[64,40] parameter(1)
+  ta = f32[48,40] dot(a, b), lhs_contracting_dims={0}, rhs_contracting_dims={0}
+  c = f32[40,48] parameter(2)
+  tb = f32[64,40] dot(a, c), lhs_contracting_dims={1}, rhs_contracting_dims={1}
+  c2 = f32[40,64] parameter(7)
+  tt = f32[48,40] dot(a, c2), lhs_contracting_dims={0}, rhs_contracting_dims={1}
+  x = f64[3,7,5] parameter(3)
+  y = f64[3,6,7] parameter(4)
+  bt = f64[3,5,6] dot(x, y), lhs_batch_dims={0}, rhs_batch_dims={0}, lhs_contracting_dims={1}, rhs_contracting_dims={2}
+  h = bf16[64,48] convert(a)
+  g = bf16[40,48] convert(c)
+  hb = bf16[64,40] dot(h, g), lhs_contracting_dims={1}, rhs_contracting_dims={1}
+  p = f32[4,3,5] parameter(5)
+  q = f32[3,4,6] parameter(6)
+  mixed = f32[5,6] dot(p, q), lhs_contracting_dims={0,1}, rhs_contracting_dims={1,0}
+  ROOT out = (f32[48,40], f32[64,40], f32[48,40], f64[3,5,6], bf16[64,40], f32[5,6]) tuple(ta, tb, tt, bt, hb, mixed)
+})");
+  ASSERT_NE(module, nullptr);
+  ExpectSameAsReference(*module, 53, "transposed dots");
+  CpuBackend cpu;
+  absl::StatusOr<std::unique_ptr<Executable>> executable =
+      cpu.Compile(*module, {});
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  absl::StatusOr<std::string> thunks = (*executable)->Emit("thunks");
+  ASSERT_TRUE(thunks.ok()) << thunks.status();
+  auto line_of = [&](const std::string& name) {
+    const size_t at = thunks->find(absl::StrCat("(", name, ")"));
+    EXPECT_NE(at, std::string::npos) << name << "\n" << *thunks;
+    return thunks->substr(at, thunks->find('\n', at) - at);
+  };
+  EXPECT_NE(line_of("ta").find("lhs^T"), std::string::npos);
+  EXPECT_EQ(line_of("ta").find("rhs^T"), std::string::npos);
+  EXPECT_NE(line_of("tb").find("rhs^T"), std::string::npos);
+  EXPECT_NE(line_of("tt").find("lhs^T rhs^T"), std::string::npos);
+  EXPECT_NE(line_of("bt").find("lhs^T rhs^T"), std::string::npos);
+  EXPECT_NE(line_of("hb").find("rhs^T"), std::string::npos);
+  // p is stored [contracting..., free]: read transposed; q's contracting
+  // dimensions are in the other order: copied.
+  EXPECT_NE(line_of("mixed").find("lhs^T"), std::string::npos);
+  EXPECT_EQ(line_of("mixed").find("rhs^T"), std::string::npos);
 }
 
 TEST_F(CpuBackendTest, ConvolutionsCallTheLibrary) {

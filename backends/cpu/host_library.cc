@@ -18,25 +18,43 @@ constexpr char kSource[] =
 #include <omp.h>
 #include <Eigen/Core>
 
-template <typename T>
-static void Gemm(const T* a, const T* b, T* c, long m, long k, long n,
-                 int threads) {
-  using Matrix =
-      Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  Eigen::Map<const Matrix> lhs(a, m, k);
-  Eigen::Map<const Matrix> rhs(b, k, n);
-  Eigen::Map<Matrix> out(c, m, n);
-  Eigen::setNbThreads(threads > 0 ? threads : omp_get_num_procs());
+template <typename T, int kOrder>
+using Matrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, kOrder>;
+
+// A stored transposed is the column-major view of the same bytes.
+template <typename T, int kLhsOrder, int kRhsOrder>
+static void Product(const T* a, const T* b, T* c, long m, long k, long n) {
+  Eigen::Map<const Matrix<T, kLhsOrder>> lhs(a, m, k);
+  Eigen::Map<const Matrix<T, kRhsOrder>> rhs(b, k, n);
+  Eigen::Map<Matrix<T, Eigen::RowMajor>> out(c, m, n);
   out.noalias() = lhs * rhs;
 }
 
+template <typename T>
+static void Gemm(const T* a, const T* b, T* c, long m, long k, long n,
+                 int transpose_a, int transpose_b, int threads) {
+  Eigen::setNbThreads(threads > 0 ? threads : omp_get_num_procs());
+  constexpr int kRow = Eigen::RowMajor, kColumn = Eigen::ColMajor;
+  if (!transpose_a && !transpose_b) {
+    Product<T, kRow, kRow>(a, b, c, m, k, n);
+  } else if (transpose_a && !transpose_b) {
+    Product<T, kColumn, kRow>(a, b, c, m, k, n);
+  } else if (!transpose_a) {
+    Product<T, kRow, kColumn>(a, b, c, m, k, n);
+  } else {
+    Product<T, kColumn, kColumn>(a, b, c, m, k, n);
+  }
+}
+
 extern "C" void kiln_gemm_f32(const float* a, const float* b, float* c,
-                              long m, long k, long n, int threads) {
-  Gemm(a, b, c, m, k, n, threads);
+                              long m, long k, long n, int transpose_a,
+                              int transpose_b, int threads) {
+  Gemm(a, b, c, m, k, n, transpose_a, transpose_b, threads);
 }
 extern "C" void kiln_gemm_f64(const double* a, const double* b, double* c,
-                              long m, long k, long n, int threads) {
-  Gemm(a, b, c, m, k, n, threads);
+                              long m, long k, long n, int transpose_a,
+                              int transpose_b, int threads) {
+  Gemm(a, b, c, m, k, n, transpose_a, transpose_b, threads);
 }
 )";
 

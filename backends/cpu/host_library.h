@@ -17,11 +17,15 @@
 namespace kiln::cpu {
 
 // c[m,n] = a[m,k] * b[k,n], row-major, on up to `threads` threads (0: as
-// many as the process may use).
+// many as the process may use). With `transpose_a`, a is stored as its
+// transpose ([k,m] row-major), and with `transpose_b` b as [n,k]: Eigen
+// reads either order while packing, so no transposed copy is made.
 using GemmF32 = void (*)(const float* a, const float* b, float* c, int64_t m,
-                         int64_t k, int64_t n, int threads);
+                         int64_t k, int64_t n, int transpose_a, int transpose_b,
+                         int threads);
 using GemmF64 = void (*)(const double* a, const double* b, double* c, int64_t m,
-                         int64_t k, int64_t n, int threads);
+                         int64_t k, int64_t n, int transpose_a, int transpose_b,
+                         int threads);
 
 struct HostLibrary {
   GemmF32 gemm_f32 = nullptr;

@@ -223,6 +223,16 @@ inline uint8_t WrapUnsigned(uint64_t value) {
   return static_cast<uint8_t>(value & ((1u << kBits) - 1));
 }
 
+// bitcast-convert between types of one width: the stored bits read as
+// another type's storage.
+template <typename To, typename From>
+inline To BitCast(From value) {
+  static_assert(sizeof(To) == sizeof(From), "bitcast of one width");
+  To out;
+  std::memcpy(&out, &value, sizeof out);
+  return out;
+}
+
 // Start index of dynamic-slice/dynamic-update-slice: clamped so that the
 // window of `size` fits a dimension of `bound`.
 template <typename T>

@@ -395,6 +395,18 @@ std::string KernelWriter::Compute(const Instruction* instruction,
         expression =
             absl::StrCat("std::isfinite(", operand_value(0, index), ")");
         break;
+      case Opcode::kBitcastConvert: {
+        // Through the storage bits: a narrow value's bits are exactly its
+        // stored form, read back as the other type's storage.
+        const ElementType from =
+            instruction->operand(0)->shape().element_type();
+        const ElementType to = instruction->shape().element_type();
+        expression =
+            Load(to, absl::StrCat("kiln_cpu::BitCast<", StorageType(to), ", ",
+                                  StorageType(from), ">(",
+                                  Store(from, operand_value(0, index)), ")"));
+        break;
+      }
       case Opcode::kCompare: {
         const auto direction = *ParseComparisonDirection(
             instruction->attrs().Get<EnumValue>("direction")->spelling);
@@ -499,6 +511,26 @@ std::string KernelWriter::Compute(const Instruction* instruction,
       }
       case Opcode::kDynamicUpdateSlice:
         return ComputeDynamicUpdateSlice(instruction, index);
+      case Opcode::kMap: {
+        // The mapped computation inlined, its parameters bound to the
+        // operands' elements at `index`.
+        const Computation& function =
+            **instruction->attrs().Get<Computation*>("to_apply");
+        std::vector<std::string> args;
+        for (int64_t k = 0; k < instruction->operand_count(); ++k) {
+          args.push_back(operand_value(k, index));
+        }
+        auto saved = memo_;
+        for (size_t k = 0; k < args.size(); ++k) {
+          bindings_[function.parameter(k)] = args[k];
+        }
+        expression = Value(function.root(), {});
+        for (size_t k = 0; k < args.size(); ++k) {
+          bindings_.erase(function.parameter(k));
+        }
+        memo_ = std::move(saved);
+        break;
+      }
       case Opcode::kIota: {
         const int64_t d = *instruction->attrs().Get<int64_t>("iota_dimension");
         expression = absl::StrCat("kiln_cpu::Convert<", Type(instruction),
@@ -589,6 +621,43 @@ absl::StatusOr<std::string> EmitKernel(const Computation& computation,
     return status;
   }
   return KernelWriter(computation, std::string(name)).Write();
+}
+
+absl::StatusOr<std::string> EmitInPlaceUpdateKernel(const Instruction& dus,
+                                                    absl::string_view name) {
+  const Shape& shape = dus.shape();
+  const Shape& update = dus.operand(1)->shape();
+  const ElementType type = shape.element_type();
+  const std::string storage = StorageType(type);
+  std::string text = absl::StrCat(
+      "extern \"C\" void ", name,
+      "(const void* const* in, void* const* out) {\n", "  ", storage,
+      "* const o0 = static_cast<", storage, "*>(out[0]);\n", "  const ",
+      storage, "* const p1 = static_cast<const ", storage, "*>(in[1]);\n");
+  std::string at = "0", from = "0";
+  for (int64_t d = 0; d < shape.rank(); ++d) {
+    const ElementType index_type = dus.operand(2 + d)->shape().element_type();
+    const std::string c_type = *NativeCType(index_type);
+    absl::StrAppend(&text, "  const int64_t s", d,
+                    " = kiln_cpu::ClampStart(*static_cast<const ", c_type,
+                    "*>(in[", 2 + d, "]), ", shape.dimension(d), ", ",
+                    update.dimension(d), ");\n");
+  }
+  std::string indent = "  ";
+  for (int64_t d = 0; d < shape.rank(); ++d) {
+    absl::StrAppend(&text, indent, "for (int64_t j", d, " = 0; j", d, " < ",
+                    update.dimension(d), "; ++j", d, ") {\n");
+    indent += "  ";
+    at =
+        absl::StrCat("(", at, ") * ", shape.dimension(d), " + s", d, " + j", d);
+    from = absl::StrCat("(", from, ") * ", update.dimension(d), " + j", d);
+  }
+  absl::StrAppend(&text, indent, "o0[", at, "] = p1[", from, "];\n");
+  for (int64_t d = shape.rank() - 1; d >= 0; --d) {
+    indent.resize(indent.size() - 2);
+    absl::StrAppend(&text, indent, "}\n");
+  }
+  return absl::StrCat(text, "}\n");
 }
 
 absl::StatusOr<ScalarFunction> EmitScalarFunction(

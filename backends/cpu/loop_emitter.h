@@ -50,6 +50,12 @@ absl::Status CheckEmittable(const Computation& computation);
 absl::StatusOr<std::string> EmitKernel(const Computation& computation,
                                        absl::string_view name);
 
+// The kernel of a dynamic-update-slice done in place: out[0] is the same
+// buffer as in[0] (the operand), and only the update's window (its start
+// clamped so that it fits, as the evaluator) is written from in[1].
+absl::StatusOr<std::string> EmitInPlaceUpdateKernel(
+    const Instruction& dynamic_update_slice, absl::string_view name);
+
 // A scalar computation (a comparator, a reducer) as C++ statements.
 struct ScalarFunction {
   std::string globals;  // File-scope definitions (constants) it needs.

@@ -202,6 +202,10 @@ bool IsIndexOp(const Instruction& instruction) {
              IsFloatType(instruction.operand(0)->shape().element_type());
     case Opcode::kComplex:
       return IsComplexType(instruction.shape().element_type());
+    case Opcode::kBitcastConvert:
+      // Of one width only (other widths add or drop a dimension).
+      return BitWidth(instruction.shape().element_type()) ==
+             BitWidth(instruction.operand(0)->shape().element_type());
     default:
       return false;
   }
@@ -240,6 +244,39 @@ absl::Status CheckReducer(const Instruction& reduce) {
     }
     if (absl::Status status = CheckEmittable(*inner); !status.ok()) {
       return NotEmittable(reduce, absl::StrCat("reducer: ", status.message()));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// map: a scalar computation of as many parameters as the map has
+// operands, applied at every index (XLA maps over every dimension).
+absl::Status CheckMap(const Instruction& map) {
+  const auto* to_apply = map.attrs().Get<Computation*>("to_apply");
+  if (to_apply == nullptr || *to_apply == nullptr) {
+    return NotEmittable(map, "no to_apply");
+  }
+  const Computation& function = **to_apply;
+  if (static_cast<int64_t>(function.parameters().size()) !=
+          map.operand_count() ||
+      function.root() == nullptr || !function.root()->shape().IsScalar()) {
+    return NotEmittable(map,
+                        "the mapped computation is not a scalar "
+                        "function of the operands");
+  }
+  for (const Instruction* operand : map.operands()) {
+    if (operand->shape().dimensions() != map.shape().dimensions()) {
+      return NotEmittable(map, "operands of other dimensions");
+    }
+  }
+  for (const Instruction* inner : function.instructions()) {
+    if (inner->opcode() == Opcode::kReduce ||
+        inner->opcode() == Opcode::kReduceWindow) {
+      return NotEmittable(map, "a reduce in the mapped computation");
+    }
+    if (absl::Status status = CheckEmittable(*inner); !status.ok()) {
+      return NotEmittable(
+          map, absl::StrCat("mapped computation: ", status.message()));
     }
   }
   return absl::OkStatus();
@@ -419,6 +456,7 @@ bool IsFlat(const Computation& computation, int64_t count) {
 }  // namespace emitter_internal
 
 using emitter_internal::CheckCompare;
+using emitter_internal::CheckMap;
 using emitter_internal::CheckReduce;
 using emitter_internal::CheckReduceWindow;
 using emitter_internal::FindFunctorOp;
@@ -518,6 +556,7 @@ absl::Status CheckEmittable(const Instruction& instruction) {
     return CheckCompare(instruction);
   }
   if (instruction.opcode() == Opcode::kReduce) return CheckReduce(instruction);
+  if (instruction.opcode() == Opcode::kMap) return CheckMap(instruction);
   if (instruction.opcode() == Opcode::kReduceWindow) {
     return CheckReduceWindow(instruction);
   }

@@ -104,11 +104,15 @@ class Lowerer {
   absl::Status AddKernel(const Instruction* instruction,
                          const Computation& computation, int64_t instructions);
   // A kernel whose source `emit` writes under the symbol it is given.
+  // `in_place`: the result takes operand 0's slots instead of new ones.
   absl::Status AddKernelSource(
       const Instruction* instruction,
       const std::function<absl::StatusOr<std::string>(const std::string&)>&
           emit,
-      int64_t instructions);
+      int64_t instructions, bool in_place = false);
+  // A dynamic-update-slice whose operand nothing else reads: its kernel
+  // writes the update's window into the operand's own slot.
+  absl::StatusOr<bool> TryInPlaceUpdate(const Instruction* instruction);
   // sort and scatter, whose kernels have emitters of their own.
   absl::StatusOr<bool> TrySortOrScatter(const Instruction* instruction,
                                         std::string* why);
@@ -212,7 +216,7 @@ absl::Status Lowerer::AddKernel(const Instruction* instruction,
 absl::Status Lowerer::AddKernelSource(
     const Instruction* instruction,
     const std::function<absl::StatusOr<std::string>(const std::string&)>& emit,
-    int64_t instructions) {
+    int64_t instructions, bool in_place) {
   const std::string symbol =
       absl::StrCat("kiln_kernel_", context_.stats.kernels);
   absl::StatusOr<std::string> source = emit(symbol);
@@ -225,7 +229,9 @@ absl::Status Lowerer::AddKernelSource(
     NoteUse(value);
     inputs.push_back(value.slot);
   }
-  absl::StatusOr<ValueTree> result = ArenaValue(instruction->shape());
+  absl::StatusOr<ValueTree> result = in_place
+                                         ? values_.at(instruction->operand(0))
+                                         : ArenaValue(instruction->shape());
   if (!result.ok()) return result.status();
   std::vector<int64_t> outputs;
   if (result->slot >= 0) outputs.push_back(result->slot);
@@ -266,27 +272,55 @@ absl::StatusOr<bool> Lowerer::TryKernel(const Instruction* instruction,
     return false;
   }
   // One op on its own: wrapped in a computation of its operands, parameter
-  // k standing for operand k (the kernel's in[k]). Scalar constants are
-  // copied in instead, so that the emitter sees their values (a scan's
-  // init value); their in[k] goes unread.
+  // k standing for operand k (the kernel's in[k]). A scalar constant is
+  // copied in as the op's operand instead, so that the emitter sees its
+  // value (a scan's init value); its parameter stays, unread.
   Computation wrapper(absl::StrCat("single.", instruction->name()));
   std::vector<Instruction*> parameters;
   for (int64_t k = 0; k < instruction->operand_count(); ++k) {
     const Instruction* operand = instruction->operand(k);
-    if (operand->opcode() == Opcode::kConstant && operand->has_literal() &&
-        operand->shape().IsScalar()) {
-      parameters.push_back(wrapper.AddInstruction(operand->CloneWithNewOperands(
-          operand->shape(), {}, operand->name())));
-      continue;
-    }
     auto parameter = std::make_unique<Instruction>(
         Opcode::kParameter, operand->shape(), absl::StrCat("param.", k));
     parameter->set_parameter_number(k);
     parameters.push_back(wrapper.AddParameter(std::move(parameter)));
+    if (operand->opcode() == Opcode::kConstant && operand->has_literal() &&
+        operand->shape().IsScalar()) {
+      parameters.back() = wrapper.AddInstruction(
+          operand->CloneWithNewOperands(operand->shape(), {}, operand->name()));
+    }
   }
   wrapper.set_root(wrapper.AddInstruction(instruction->CloneWithNewOperands(
       instruction->shape(), parameters, instruction->name())));
   absl::Status status = AddKernel(instruction, wrapper, 1);
+  if (!status.ok()) return status;
+  return true;
+}
+
+absl::StatusOr<bool> Lowerer::TryInPlaceUpdate(const Instruction* instruction) {
+  if (instruction->opcode() != Opcode::kDynamicUpdateSlice) return false;
+  // The operand's slot is its own (not a parameter's, a constant's or a
+  // tuple element shared with other values: those come from parameter,
+  // constant, tuple and get-tuple-element, which make no slot) and no one
+  // reads it after this instruction.
+  const Instruction* operand = instruction->operand(0);
+  const Opcode producer = operand->opcode();
+  if (producer == Opcode::kParameter || producer == Opcode::kConstant ||
+      producer == Opcode::kTuple || producer == Opcode::kGetTupleElement ||
+      operand->users().size() != 1 || operand == computation_.root() ||
+      !CheckEmittable(*instruction).ok()) {
+    return false;
+  }
+  const ValueTree& value = values_.at(operand);
+  if (value.slot < 0 ||
+      program_->slots[value.slot].kind != BufferSlot::Kind::kArena) {
+    return false;
+  }
+  absl::Status status = AddKernelSource(
+      instruction,
+      [&](const std::string& symbol) {
+        return EmitInPlaceUpdateKernel(*instruction, symbol);
+      },
+      1, /*in_place=*/true);
   if (!status.ok()) return status;
   return true;
 }
@@ -298,6 +332,9 @@ absl::StatusOr<bool> Lowerer::TrySortOrScatter(const Instruction* instruction,
   Emitter emit = nullptr;
   if (instruction->opcode() == Opcode::kSort) emit = &EmitSortKernel;
   if (instruction->opcode() == Opcode::kScatter) emit = &EmitScatterKernel;
+  if (instruction->opcode() == Opcode::kSelectAndScatter) {
+    emit = &EmitSelectAndScatterKernel;
+  }
   if (emit == nullptr) return false;
   // Emitted once, under the symbol the kernel gets when it is added (the
   // count only advances when it is).
@@ -365,6 +402,30 @@ absl::StatusOr<bool> Lowerer::TryDot(const Instruction* dot) {
                               rhs_contracting.begin(), rhs_contracting.end());
   dims.rhs_permutation.insert(dims.rhs_permutation.end(), rhs_free.begin(),
                               rhs_free.end());
+  // An operand stored as [batch, contracting, free] (lhs) or [batch, free,
+  // contracting] (rhs) is read transposed by the GEMM instead of copied.
+  auto in_order = [](std::vector<int64_t> first,
+                     const std::vector<int64_t>& second,
+                     const std::vector<int64_t>& third) {
+    first.insert(first.end(), second.begin(), second.end());
+    first.insert(first.end(), third.begin(), third.end());
+    for (size_t i = 0; i < first.size(); ++i) {
+      if (first[i] != static_cast<int64_t>(i)) return false;
+    }
+    return true;
+  };
+  if (!in_order(lhs_batch, lhs_free, lhs_contracting) &&
+      in_order(lhs_batch, lhs_contracting, lhs_free)) {
+    dims.transpose_lhs = true;
+    dims.lhs_permutation.clear();
+    for (int64_t d = 0; d < lhs.rank(); ++d) dims.lhs_permutation.push_back(d);
+  }
+  if (!in_order(rhs_batch, rhs_contracting, rhs_free) &&
+      in_order(rhs_batch, rhs_free, rhs_contracting)) {
+    dims.transpose_rhs = true;
+    dims.rhs_permutation.clear();
+    for (int64_t d = 0; d < rhs.rank(); ++d) dims.rhs_permutation.push_back(d);
+  }
   dims.batch = Product(lhs.dimensions(), lhs_batch);
   dims.m = Product(lhs.dimensions(), lhs_free);
   dims.k = Product(lhs.dimensions(), lhs_contracting);
@@ -445,6 +506,9 @@ absl::Status Lowerer::Lower(const Instruction* instruction) {
   if (!done.ok()) return done.status();
   if (*done) return absl::OkStatus();
   done = TryDot(instruction);
+  if (!done.ok()) return done.status();
+  if (*done) return absl::OkStatus();
+  done = TryInPlaceUpdate(instruction);
   if (!done.ok()) return done.status();
   if (*done) return absl::OkStatus();
   done = TrySortOrScatter(instruction, &why);

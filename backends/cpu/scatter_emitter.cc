@@ -149,4 +149,133 @@ absl::StatusOr<std::string> EmitScatterKernel(const Instruction& scatter,
       "*>(out[0]);\n", body, "}\n");
 }
 
+// select-and-scatter: the result filled with the init value; then, for
+// each window in row-major order of the source, the window's element that
+// the select computation keeps (the first valid element, replaced by each
+// later one the selector does not keep; padding and base-dilation holes
+// never chosen) gets the source element combined into it by the scatter
+// computation, as the evaluator (reduction_window.cc).
+absl::StatusOr<std::string> EmitSelectAndScatterKernel(
+    const Instruction& instruction, absl::string_view name) {
+  const auto* select = instruction.attrs().Get<Computation*>("select");
+  const auto* scatter = instruction.attrs().Get<Computation*>("scatter");
+  const Window* window = instruction.attrs().Get<Window>("window");
+  const Shape& operand = instruction.operand(0)->shape();
+  const Shape& source = instruction.operand(1)->shape();
+  if (select == nullptr || *select == nullptr || scatter == nullptr ||
+      *scatter == nullptr || window == nullptr ||
+      static_cast<int64_t>(window->dimensions.size()) != operand.rank() ||
+      source.rank() != operand.rank()) {
+    return absl::UnimplementedError(
+        absl::StrCat(instruction.name(),
+                     ": select-and-scatter without its computations "
+                     "or a window per dimension"));
+  }
+  if (!IsNativeArray(operand) || !IsNativeArray(source) ||
+      source.element_type() != operand.element_type()) {
+    return absl::UnimplementedError(absl::StrCat(
+        instruction.name(),
+        ": select-and-scatter of types the kernels do not compute"));
+  }
+  const int rank = static_cast<int>(operand.rank());
+  absl::StatusOr<ScalarFunction> keep =
+      EmitScalarFunction(**select, {"chosen", "candidate"},
+                         absl::StrCat(name, "_select"), 3 + 2 * rank);
+  if (!keep.ok()) {
+    return absl::UnimplementedError(absl::StrCat(
+        instruction.name(), ": select computation: ", keep.status().message()));
+  }
+  absl::StatusOr<ScalarFunction> combine =
+      EmitScalarFunction(**scatter, {"current", "update"},
+                         absl::StrCat(name, "_scatter"), 2 + rank);
+  if (!combine.ok()) {
+    return absl::UnimplementedError(
+        absl::StrCat(instruction.name(),
+                     ": scatter computation: ", combine.status().message()));
+  }
+  const ElementType type = operand.element_type();
+  const std::string compute = ComputeType(type);
+  const std::string storage = StorageType(type);
+  std::string body;
+  int depth = 1;
+  auto line = [&](absl::string_view text) {
+    absl::StrAppend(&body, std::string(2 * depth, ' '), text, "\n");
+  };
+  const int64_t count = operand.ElementCount().value_or(0);
+  line(
+      absl::StrCat("for (int64_t i = 0; i < ", count, "; ++i) o0[i] = p2[0];"));
+  std::vector<std::string> at_source;
+  for (int d = 0; d < rank; ++d) {
+    const std::string o = absl::StrCat("o", d, "_");
+    line(absl::StrCat("for (int64_t ", o, " = 0; ", o, " < ",
+                      source.dimension(d), "; ++", o, ") {"));
+    ++depth;
+    at_source.push_back(o);
+  }
+  line("int64_t pick = -1;");
+  std::vector<std::string> at_operand, valid;
+  for (int d = 0; d < rank; ++d) {
+    const WindowDimension& w = window->dimensions[d];
+    const std::string k = absl::StrCat("k", d), x = absl::StrCat("x", d);
+    line(absl::StrCat("for (int64_t ", k, " = 0; ", k, " < ", w.size, "; ++", k,
+                      ") {"));
+    ++depth;
+    line(absl::StrCat("const int64_t ", x, " = ", at_source[d], " * ", w.stride,
+                      " + ", k, " * ", w.window_dilation, " - (", w.padding_low,
+                      ");"));
+    const int64_t base = operand.dimension(d) == 0
+                             ? 0
+                             : (operand.dimension(d) - 1) * w.base_dilation + 1;
+    valid.push_back(absl::StrCat(x, " >= 0 && ", x, " < ", base, " && ", x,
+                                 " % ", w.base_dilation, " == 0"));
+    at_operand.push_back(absl::StrCat(x, " / ", w.base_dilation));
+  }
+  line(absl::StrCat(
+      "if (", valid.empty() ? "true" : absl::StrJoin(valid, " && "), ") {"));
+  ++depth;
+  line(absl::StrCat(
+      "const int64_t at = ", Linear(at_operand, operand.dimensions()), ";"));
+  line("if (pick < 0) {");
+  line("  pick = at;");
+  line("} else {");
+  ++depth;
+  line(absl::StrCat("const ", compute, " chosen = ", Load(type, "p0[pick]"),
+                    ";"));
+  line(absl::StrCat("const ", compute, " candidate = ", Load(type, "p0[at]"),
+                    ";"));
+  absl::StrAppend(&body, keep->body);
+  line(absl::StrCat("if (!(", keep->result, ")) pick = at;"));
+  --depth;
+  line("}");
+  --depth;
+  line("}");
+  for (int d = 0; d < rank; ++d) {
+    --depth;
+    line("}");
+  }
+  line("if (pick >= 0) {");
+  ++depth;
+  line(absl::StrCat("const ", compute, " current = ", Load(type, "o0[pick]"),
+                    ";"));
+  line(absl::StrCat(
+      "const ", compute, " update = ",
+      Load(type,
+           absl::StrCat("p1[", Linear(at_source, source.dimensions()), "]")),
+      ";"));
+  absl::StrAppend(&body, combine->body);
+  line(absl::StrCat("o0[pick] = ", Store(type, combine->result), ";"));
+  while (depth > 1) {
+    --depth;
+    line("}");
+  }
+  return absl::StrCat(
+      keep->globals, combine->globals, "extern \"C\" void ", name,
+      "(const void* const* in, void* const* out) {\n", "  const ", storage,
+      "* const p0 = static_cast<const ", storage, "*>(in[0]);\n", "  const ",
+      storage, "* const p1 = static_cast<const ", storage, "*>(in[1]);\n",
+      "  const ", storage, "* const p2 = static_cast<const ", storage,
+      "*>(in[2]);\n", "  ", storage, "* const o0 = static_cast<", storage,
+      "*>(out[0]);\n", body, "}\n");
+}
+
 }  // namespace kiln::cpu

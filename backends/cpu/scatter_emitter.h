@@ -23,6 +23,13 @@ namespace kiln::cpu {
 absl::StatusOr<std::string> EmitScatterKernel(const Instruction& scatter,
                                               absl::string_view name);
 
+// The kernel for a select-and-scatter (in[0] operand, in[1] source, in[2]
+// init value, out[0] result), with the select and scatter computations
+// inlined; Unimplemented for types the kernels do not compute or
+// computations that cannot be emitted.
+absl::StatusOr<std::string> EmitSelectAndScatterKernel(
+    const Instruction& instruction, absl::string_view name);
+
 }  // namespace kiln::cpu
 
 #endif  // KILN_BACKENDS_CPU_SCATTER_EMITTER_H_

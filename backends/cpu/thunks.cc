@@ -59,7 +59,8 @@ void DotThunk::Multiply(const T* lhs, const T* rhs, T* out) const {
   const DotThunk::Dimensions& d = dims_;
   for (int64_t b = 0; b < d.batch; ++b) {
     MatMul(host(), lhs + b * d.m * d.k, rhs + b * d.k * d.n,
-           out + b * d.m * d.n, d.m, d.k, d.n, threads());
+           out + b * d.m * d.n, d.m, d.k, d.n, threads(), d.transpose_lhs,
+           d.transpose_rhs);
   }
 }
 
@@ -103,8 +104,9 @@ absl::Status DotThunk::Run(RunState& state) const {
 std::string DotThunk::ToString() const {
   return absl::StrCat("library eigen-gemm (", dot_.name(),
                       ") batch=", dims_.batch, " m=", dims_.m, " k=", dims_.k,
-                      " n=", dims_.n, " in=[", lhs_, ",", rhs_, "] out=[", out_,
-                      "]");
+                      " n=", dims_.n, dims_.transpose_lhs ? " lhs^T" : "",
+                      dims_.transpose_rhs ? " rhs^T" : "", " in=[", lhs_, ",",
+                      rhs_, "] out=[", out_, "]");
 }
 
 absl::StatusOr<Literal> ReadValue(const ValueTree& tree, const Shape& shape,

@@ -126,6 +126,10 @@ class DotThunk : public LibraryThunk {
     std::vector<int64_t> lhs_permutation;  // To batch, free, contracting.
     std::vector<int64_t> rhs_permutation;  // To batch, contracting, free.
     int64_t batch = 1, m = 1, k = 1, n = 1;
+    // The operand is stored [batch, k, m] (lhs) or [batch, n, k] (rhs),
+    // and the GEMM reads it transposed (its permutation is then the
+    // identity: no copy).
+    bool transpose_lhs = false, transpose_rhs = false;
   };
   DotThunk(const Instruction& dot, Dimensions dimensions, int64_t lhs,
            int64_t rhs, int64_t out)
