@@ -253,7 +253,7 @@ ENTRY e {
 TEST_F(CpuBackendTest, NarrowFloatsRoundAfterEveryOp) {
   // bf16 and f16 computed in float and rounded once per op: specials,
   // overflow to inf, subnormals, underflow and ties through converts, and
-  // a bf16 reduction (rounded every step, so never reassociated).
+  // a bf16 sum (accumulated in double, rounded once, as the evaluator).
   std::unique_ptr<Module> module = Parse(R"(
 HloModule m
 add {

@@ -291,7 +291,8 @@ inline void StableMergeSort(std::vector<int64_t>& items,
 // their bits in a byte, computed in float (each of their values is one),
 // and converted by compiler/ir's own routines (float_convert.h), which
 // Kiln hands the library when it loads it, so kernels round exactly as
-// the evaluator does. `type` is the ElementType's value.
+// the evaluator does. `type` is the ElementType's value. (bf16 and f16
+// use them too, to round a double once.)
 static uint64_t (*kiln_float_to_bits)(int type, double value) = nullptr;
 static double (*kiln_bits_to_float)(int type, uint64_t bits) = nullptr;
 extern "C" __attribute__((used)) void kiln_set_float_routines(
@@ -308,6 +309,12 @@ inline uint8_t F32ToNarrow(int type, float value) {
 }
 inline float RoundNarrow(int type, float value) {
   return NarrowToF32(type, F32ToNarrow(type, value));
+}
+// A double rounded once into a float type of at most 16 bits (a wide
+// reduction's result), as a float.
+inline float RoundFromF64(int type, double value) {
+  return static_cast<float>(
+      kiln_bits_to_float(type, kiln_float_to_bits(type, value)));
 }
 }  // namespace kiln_cpu
 

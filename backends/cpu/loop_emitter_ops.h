@@ -66,6 +66,10 @@ bool HasPlainLayout(const Shape& shape);
 std::vector<int64_t> MinorToMajor(const Shape& shape);
 // A reducer that adds its two parameters (a sum that may be reassociated).
 bool IsSum(const Computation& reducer);
+// kAdd or kMultiply for a reducer that adds or multiplies its two
+// parameters on f32 or a narrower float: the reduction accumulates in
+// double and rounds once.
+std::optional<Opcode> WideReduction(const Computation& reducer);
 // A reduce-window that is a running scan (cumsum, cummax, ...): one
 // dimension whose window, of stride 1, covers every element before (or
 // after) the output's, the others of size 1; an add/multiply/max/min/

@@ -19,9 +19,16 @@ std::string KernelWriter::ComputeReduce(const Instruction* reduce,
   const Instruction* operand = reduce->operand(0);
   const Shape& shape = operand->shape();
   const Computation& reducer = **reduce->attrs().Get<Computation*>("to_apply");
+  const ElementType type = reduce->shape().element_type();
+  // Float sums and products of f32 and narrower accumulate in double and
+  // round once, as the evaluator's (reduction_wide.h); a sum may then be
+  // reassociated (one partial sum per vector lane), far inside the error
+  // of the element type.
+  const std::optional<Opcode> wide = WideReduction(reducer);
   const std::string acc = Fresh("acc");
-  Line(absl::StrCat(Type(reduce), " ", acc, " = ",
-                    Value(reduce->operand(1), {}), ";"));
+  const std::string init = Value(reduce->operand(1), {});
+  Line(
+      absl::StrCat(wide ? "double" : Type(reduce), " ", acc, " = ", init, ";"));
   // Kept dimensions take the output index in order; reduced ones loop, in
   // row-major order (the evaluator's order).
   Index operand_index(shape.rank());
@@ -36,7 +43,7 @@ std::string KernelWriter::ComputeReduce(const Instruction* reduce,
       operand_index[d] = index[next++];
       continue;
     }
-    if (d == innermost && IsSum(reducer)) {
+    if (d == innermost && (IsSum(reducer) || (wide && *wide == Opcode::kAdd))) {
       // Sums may be reassociated (the conformance tolerance of reductions
       // allows it; integers wrap either way), so the innermost loop keeps
       // one partial sum per vector lane.
@@ -51,18 +58,32 @@ std::string KernelWriter::ComputeReduce(const Instruction* reduce,
   }
   auto saved = memo_;
   const std::string x = Value(operand, operand_index);
-  bindings_[reducer.parameter(0)] = acc;
-  bindings_[reducer.parameter(1)] = x;
-  const std::string combined = Value(reducer.root(), {});
-  bindings_.erase(reducer.parameter(0));
-  bindings_.erase(reducer.parameter(1));
-  Line(absl::StrCat(acc, " = ", combined, ";"));
+  if (wide) {
+    Line(absl::StrCat(acc, *wide == Opcode::kAdd ? " += " : " *= ",
+                      "static_cast<double>(", x, ");"));
+  } else {
+    bindings_[reducer.parameter(0)] = acc;
+    bindings_[reducer.parameter(1)] = x;
+    const std::string combined = Value(reducer.root(), {});
+    bindings_.erase(reducer.parameter(0));
+    bindings_.erase(reducer.parameter(1));
+    Line(absl::StrCat(acc, " = ", combined, ";"));
+  }
   memo_ = std::move(saved);
   for (; loops > 0; --loops) {
     --depth_;
     Line("}");
   }
-  return acc;
+  if (!wide) return acc;
+  // One rounding from double into the element type.
+  const std::string var = Fresh("v");
+  Line(absl::StrCat("const ", Type(reduce), " ", var, " = ",
+                    type == ElementType::kF32
+                        ? absl::StrCat("static_cast<float>(", acc, ")")
+                        : absl::StrCat("kiln_cpu::RoundFromF64(",
+                                       static_cast<int>(type), ", ", acc, ")"),
+                    ";"));
+  return var;
 }
 
 // gather at a result index: the index vector at the result's batch

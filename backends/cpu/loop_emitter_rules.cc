@@ -309,6 +309,23 @@ absl::Status CheckReduceWindow(const Instruction& reduce_window) {
   return CheckReducer(reduce_window);
 }
 
+std::optional<Opcode> WideReduction(const Computation& reducer) {
+  const Instruction* root = reducer.root();
+  const ElementType type = root->shape().element_type();
+  if ((root->opcode() != Opcode::kAdd && root->opcode() != Opcode::kMultiply) ||
+      !IsFloatType(type) || type == ElementType::kF64 ||
+      root->operand_count() != 2) {
+    return std::nullopt;
+  }
+  const Instruction* a = root->operand(0);
+  const Instruction* b = root->operand(1);
+  if (a == b || a->opcode() != Opcode::kParameter ||
+      b->opcode() != Opcode::kParameter) {
+    return std::nullopt;
+  }
+  return root->opcode();
+}
+
 // A reducer that adds its two parameters, on a type other than pred.
 bool IsSum(const Computation& reducer) {
   const Instruction* root = reducer.root();
