@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "backends/cpu/array_ops.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/attributes.h"
 
 namespace kiln::cpu {
@@ -37,12 +38,12 @@ std::optional<ConvolutionThunk::Plan> ConvolutionThunk::MakePlan(
     const Instruction& convolution, int64_t max_scratch_bytes,
     std::string* why) {
   const auto* dnums =
-      convolution.attrs().Get<ConvolutionDimensionNumbers>("dim_labels");
-  const Window* window = convolution.attrs().Get<Window>("window");
+      convolution.attrs().Get<ConvolutionDimensionNumbers>(attr::kDimLabels);
+  const Window* window = convolution.attrs().Get<Window>(attr::kWindow);
   const int64_t* feature_groups =
-      convolution.attrs().Get<int64_t>("feature_group_count");
+      convolution.attrs().Get<int64_t>(attr::kFeatureGroupCount);
   const int64_t* batch_groups =
-      convolution.attrs().Get<int64_t>("batch_group_count");
+      convolution.attrs().Get<int64_t>(attr::kBatchGroupCount);
   if (convolution.operand_count() != 2 || dnums == nullptr) {
     *why = "convolution without dim_labels";
     return std::nullopt;

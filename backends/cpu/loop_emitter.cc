@@ -14,6 +14,7 @@
 #include "backends/cpu/kernel_writer.h"
 #include "backends/cpu/loop_emitter_ops.h"
 #include "compiler/evaluator/indexing_dims.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/attributes.h"
 #include "compiler/ir/layout.h"
 #include "compiler/ir/literal.h"
@@ -258,7 +259,8 @@ std::string KernelWriter::ComputeDynamicUpdateSlice(const Instruction* dus,
 
 std::string KernelWriter::ComputePad(const Instruction* pad,
                                      const Index& index) {
-  const PaddingConfig& config = *pad->attrs().Get<PaddingConfig>("padding");
+  const PaddingConfig& config =
+      *pad->attrs().Get<PaddingConfig>(attr::kPadding);
   const Shape& operand_shape = pad->operand(0)->shape();
   const std::string var = Fresh("v");
   Line(absl::StrCat(Type(pad), " ", var, ";"));
@@ -290,7 +292,7 @@ std::string KernelWriter::ComputePad(const Instruction* pad,
 
 std::string KernelWriter::ComputeConcatenate(const Instruction* concat,
                                              const Index& index) {
-  const int64_t dim = (*Int64s(*concat, "dimensions"))[0];
+  const int64_t dim = (*Int64s(*concat, attr::kDimensions))[0];
   const std::string var = Fresh("v");
   Line(absl::StrCat(Type(concat), " ", var, ";"));
   int64_t offset = 0;
@@ -409,8 +411,9 @@ std::string KernelWriter::Compute(const Instruction* instruction,
       }
       case Opcode::kCompare: {
         const auto direction = *ParseComparisonDirection(
-            instruction->attrs().Get<EnumValue>("direction")->spelling);
-        const EnumValue* type = instruction->attrs().Get<EnumValue>("type");
+            instruction->attrs().Get<EnumValue>(attr::kDirection)->spelling);
+        const EnumValue* type =
+            instruction->attrs().Get<EnumValue>(attr::kType);
         if (type != nullptr && type->spelling == "TOTALORDER") {
           expression = absl::StrCat(
               "kiln_cpu::TotalOrderKey(", operand_value(0, index), ") ",
@@ -436,7 +439,7 @@ std::string KernelWriter::Compute(const Instruction* instruction,
         break;
       }
       case Opcode::kBroadcast: {
-        const auto& dims = *Int64s(*instruction, "dimensions");
+        const auto& dims = *Int64s(*instruction, attr::kDimensions);
         Index at;
         for (int64_t d : dims) at.push_back(flat_ ? "0" : index[d]);
         if (flat_) at.assign(instruction->operand(0)->shape().rank(), "0");
@@ -468,7 +471,7 @@ std::string KernelWriter::Compute(const Instruction* instruction,
         return operand_value(0, at);
       }
       case Opcode::kTranspose: {
-        const auto& permutation = *Int64s(*instruction, "dimensions");
+        const auto& permutation = *Int64s(*instruction, attr::kDimensions);
         Index at(index.size());
         for (size_t d = 0; d < permutation.size(); ++d) {
           at[permutation[d]] = index[d];
@@ -477,7 +480,7 @@ std::string KernelWriter::Compute(const Instruction* instruction,
       }
       case Opcode::kReverse: {
         Index at = index;
-        for (int64_t d : *Int64s(*instruction, "dimensions")) {
+        for (int64_t d : *Int64s(*instruction, attr::kDimensions)) {
           at[d] = absl::StrCat("(", instruction->shape().dimension(d) - 1,
                                " - ", index[d], ")");
         }
@@ -485,7 +488,7 @@ std::string KernelWriter::Compute(const Instruction* instruction,
       }
       case Opcode::kSlice: {
         const auto& ranges =
-            instruction->attrs().Get<SliceRanges>("slice")->ranges;
+            instruction->attrs().Get<SliceRanges>(attr::kSlice)->ranges;
         Index at(index.size());
         for (size_t d = 0; d < index.size(); ++d) {
           at[d] = absl::StrCat("(", ranges[d].start, " + ", index[d], " * ",
@@ -515,7 +518,7 @@ std::string KernelWriter::Compute(const Instruction* instruction,
         // The mapped computation inlined, its parameters bound to the
         // operands' elements at `index`.
         const Computation& function =
-            **instruction->attrs().Get<Computation*>("to_apply");
+            **instruction->attrs().Get<Computation*>(attr::kToApply);
         std::vector<std::string> args;
         for (int64_t k = 0; k < instruction->operand_count(); ++k) {
           args.push_back(operand_value(k, index));
@@ -532,7 +535,8 @@ std::string KernelWriter::Compute(const Instruction* instruction,
         break;
       }
       case Opcode::kIota: {
-        const int64_t d = *instruction->attrs().Get<int64_t>("iota_dimension");
+        const int64_t d =
+            *instruction->attrs().Get<int64_t>(attr::kIotaDimension);
         expression = absl::StrCat("kiln_cpu::Convert<", Type(instruction),
                                   ", int64_t>(", index[d], ")");
         break;

@@ -9,16 +9,18 @@
 #include "backends/cpu/kernel_writer.h"
 #include "backends/cpu/loop_emitter_ops.h"
 #include "compiler/evaluator/indexing_dims.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/attributes.h"
 
 namespace kiln::cpu::emitter_internal {
 
 std::string KernelWriter::ComputeReduce(const Instruction* reduce,
                                         const Index& index) {
-  const std::vector<int64_t>& reduced = *Int64s(*reduce, "dimensions");
+  const std::vector<int64_t>& reduced = *Int64s(*reduce, attr::kDimensions);
   const Instruction* operand = reduce->operand(0);
   const Shape& shape = operand->shape();
-  const Computation& reducer = **reduce->attrs().Get<Computation*>("to_apply");
+  const Computation& reducer =
+      **reduce->attrs().Get<Computation*>(attr::kToApply);
   const ElementType type = reduce->shape().element_type();
   // Float sums and products of f32 and narrower accumulate in double and
   // round once, as the evaluator's (reduction_wide.h); a sum may then be
@@ -96,7 +98,7 @@ std::string KernelWriter::ComputeGather(const Instruction* gather,
   const int64_t rank = gather->shape().rank();
   const eval::IndexedDims dims = *eval::ReadIndexedDims(
       *gather, eval::kGatherDimNames, operand, indices, rank);
-  const std::vector<int64_t>& sizes = *Int64s(*gather, "slice_sizes");
+  const std::vector<int64_t>& sizes = *Int64s(*gather, attr::kSliceSizes);
   const std::vector<int64_t> batch_dims = eval::NonWindowDims(dims, rank);
   Index at_indices(indices.rank(), "0");
   for (size_t k = 0; k < dims.batch.size(); ++k) {
@@ -149,9 +151,9 @@ void KernelWriter::Combine(const Computation& reducer, const std::string& acc,
 std::string KernelWriter::ComputeReduceWindow(const Instruction* reduce_window,
                                               const Index& index) {
   const Shape& shape = reduce_window->operand(0)->shape();
-  const Window& window = *reduce_window->attrs().Get<Window>("window");
+  const Window& window = *reduce_window->attrs().Get<Window>(attr::kWindow);
   const Computation& reducer =
-      **reduce_window->attrs().Get<Computation*>("to_apply");
+      **reduce_window->attrs().Get<Computation*>(attr::kToApply);
   const std::string init = Value(reduce_window->operand(1), {});
   const std::string acc = Fresh("acc");
   Line(absl::StrCat(Type(reduce_window), " ", acc, " = ", init, ";"));
@@ -205,7 +207,7 @@ void KernelWriter::EmitScanLoopNest(const Instruction* reduce_window, size_t k,
                                     const Scan& scan) {
   const Shape& shape = reduce_window->shape();
   const Computation& reducer =
-      **reduce_window->attrs().Get<Computation*>("to_apply");
+      **reduce_window->attrs().Get<Computation*>(attr::kToApply);
   memo_.clear();
   depth_ = 1;
   Index index(shape.rank());

@@ -11,6 +11,7 @@
 #include "backends/cpu/loop_emitter.h"
 #include "backends/cpu/loop_emitter_ops.h"
 #include "compiler/evaluator/indexing_dims.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/attributes.h"
 #include "compiler/ir/layout.h"
 #include "compiler/ir/literal.h"
@@ -152,23 +153,23 @@ std::vector<int64_t> MinorToMajor(const Shape& shape) {
 bool IsIndexOp(const Instruction& instruction) {
   switch (instruction.opcode()) {
     case Opcode::kBroadcast:
-      return Int64s(instruction, "dimensions") != nullptr;
+      return Int64s(instruction, attr::kDimensions) != nullptr;
     case Opcode::kTranspose:
     case Opcode::kReverse:
-      return Int64s(instruction, "dimensions") != nullptr;
+      return Int64s(instruction, attr::kDimensions) != nullptr;
     case Opcode::kConcatenate: {
-      const auto* dims = Int64s(instruction, "dimensions");
+      const auto* dims = Int64s(instruction, attr::kDimensions);
       return dims != nullptr && dims->size() == 1;
     }
     case Opcode::kSlice:
-      return instruction.attrs().Get<SliceRanges>("slice") != nullptr;
+      return instruction.attrs().Get<SliceRanges>(attr::kSlice) != nullptr;
     case Opcode::kPad:
-      return instruction.attrs().Get<PaddingConfig>("padding") != nullptr;
+      return instruction.attrs().Get<PaddingConfig>(attr::kPadding) != nullptr;
     case Opcode::kIota:
-      return instruction.attrs().Get<int64_t>("iota_dimension") != nullptr;
+      return instruction.attrs().Get<int64_t>(attr::kIotaDimension) != nullptr;
     case Opcode::kGather: {
       // The evaluator's own reading of the dimension numbers decides.
-      const auto* sizes = Int64s(instruction, "slice_sizes");
+      const auto* sizes = Int64s(instruction, attr::kSliceSizes);
       if (sizes == nullptr || instruction.operand_count() != 2 ||
           static_cast<int64_t>(sizes->size()) !=
               instruction.operand(0)->shape().rank()) {
@@ -212,12 +213,12 @@ bool IsIndexOp(const Instruction& instruction) {
 }
 
 absl::Status CheckCompare(const Instruction& compare) {
-  const EnumValue* direction = compare.attrs().Get<EnumValue>("direction");
+  const EnumValue* direction = compare.attrs().Get<EnumValue>(attr::kDirection);
   if (direction == nullptr ||
       !ParseComparisonDirection(direction->spelling).has_value()) {
     return NotEmittable(compare, "no comparison direction");
   }
-  const EnumValue* type = compare.attrs().Get<EnumValue>("type");
+  const EnumValue* type = compare.attrs().Get<EnumValue>(attr::kType);
   if (type != nullptr && type->spelling == "TOTALORDER" &&
       !IsFloatType(compare.operand(0)->shape().element_type())) {
     return NotEmittable(compare, "total order of a non-float type");
@@ -228,7 +229,7 @@ absl::Status CheckCompare(const Instruction& compare) {
 // The to_apply of a reduce or reduce-window: a scalar function of two
 // parameters whose every instruction the emitter handles.
 absl::Status CheckReducer(const Instruction& reduce) {
-  const auto* to_apply = reduce.attrs().Get<Computation*>("to_apply");
+  const auto* to_apply = reduce.attrs().Get<Computation*>(attr::kToApply);
   if (to_apply == nullptr || *to_apply == nullptr) {
     return NotEmittable(reduce, "no to_apply");
   }
@@ -252,7 +253,7 @@ absl::Status CheckReducer(const Instruction& reduce) {
 // map: a scalar computation of as many parameters as the map has
 // operands, applied at every index (XLA maps over every dimension).
 absl::Status CheckMap(const Instruction& map) {
-  const auto* to_apply = map.attrs().Get<Computation*>("to_apply");
+  const auto* to_apply = map.attrs().Get<Computation*>(attr::kToApply);
   if (to_apply == nullptr || *to_apply == nullptr) {
     return NotEmittable(map, "no to_apply");
   }
@@ -284,14 +285,14 @@ absl::Status CheckMap(const Instruction& map) {
 
 absl::Status CheckReduce(const Instruction& reduce) {
   if (reduce.operand_count() != 2 || !reduce.shape().IsArray() ||
-      Int64s(reduce, "dimensions") == nullptr) {
+      Int64s(reduce, attr::kDimensions) == nullptr) {
     return NotEmittable(reduce, "only single-operand reduces are emitted");
   }
   return CheckReducer(reduce);
 }
 
 absl::Status CheckReduceWindow(const Instruction& reduce_window) {
-  const Window* window = reduce_window.attrs().Get<Window>("window");
+  const Window* window = reduce_window.attrs().Get<Window>(attr::kWindow);
   if (reduce_window.operand_count() != 2 || !reduce_window.shape().IsArray() ||
       window == nullptr ||
       static_cast<int64_t>(window->dimensions.size()) !=
@@ -370,9 +371,9 @@ std::optional<Scan> AsScan(const Instruction& instruction) {
       instruction.operand_count() != 2) {
     return std::nullopt;
   }
-  const Window* window = instruction.attrs().Get<Window>("window");
+  const Window* window = instruction.attrs().Get<Window>(attr::kWindow);
   Computation* const* reducer =
-      instruction.attrs().Get<Computation*>("to_apply");
+      instruction.attrs().Get<Computation*>(attr::kToApply);
   if (window == nullptr || reducer == nullptr) return std::nullopt;
   const Instruction* root = (*reducer)->root();
   const Opcode op = root->opcode();

@@ -14,6 +14,7 @@
 #include "backends/cpu/loop_emitter.h"
 #include "backends/cpu/scatter_emitter.h"
 #include "backends/cpu/sort_emitter.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/computation.h"
 #include "compiler/ir/op_traits.h"
 
@@ -249,7 +250,7 @@ absl::Status Lowerer::AddKernelSource(
 absl::StatusOr<bool> Lowerer::TryKernel(const Instruction* instruction,
                                         std::string* why) {
   if (instruction->opcode() == Opcode::kFusion) {
-    const auto* calls = instruction->attrs().Get<Computation*>("calls");
+    const auto* calls = instruction->attrs().Get<Computation*>(attr::kCalls);
     if (calls == nullptr || *calls == nullptr) return false;
     const Computation& fused = **calls;
     if (absl::Status status = CheckEmittable(fused); !status.ok()) {
@@ -383,10 +384,10 @@ absl::StatusOr<bool> Lowerer::TryDot(const Instruction* dot) {
   }
   const Shape& lhs = dot->operand(0)->shape();
   const Shape& rhs = dot->operand(1)->shape();
-  const auto& lhs_batch = ListOrEmpty(*dot, "lhs_batch_dims");
-  const auto& rhs_batch = ListOrEmpty(*dot, "rhs_batch_dims");
-  const auto& lhs_contracting = ListOrEmpty(*dot, "lhs_contracting_dims");
-  const auto& rhs_contracting = ListOrEmpty(*dot, "rhs_contracting_dims");
+  const auto& lhs_batch = ListOrEmpty(*dot, attr::kLhsBatchDims);
+  const auto& rhs_batch = ListOrEmpty(*dot, attr::kRhsBatchDims);
+  const auto& lhs_contracting = ListOrEmpty(*dot, attr::kLhsContractingDims);
+  const auto& rhs_contracting = ListOrEmpty(*dot, attr::kRhsContractingDims);
   DotThunk::Dimensions dims;
   const std::vector<int64_t> lhs_free =
       FreeDimensions(lhs.rank(), lhs_batch, lhs_contracting);
@@ -488,7 +489,7 @@ absl::Status Lowerer::Lower(const Instruction* instruction) {
       return absl::OkStatus();
     }
     case Opcode::kGetTupleElement: {
-      const int64_t* index = instruction->attrs().Get<int64_t>("index");
+      const int64_t* index = instruction->attrs().Get<int64_t>(attr::kIndex);
       const ValueTree& tuple = values_.at(instruction->operand(0));
       if (index == nullptr || *index < 0 ||
           *index >= static_cast<int64_t>(tuple.elements.size())) {
@@ -625,19 +626,19 @@ absl::StatusOr<bool> Lowerer::TryControlFlow(const Instruction* instruction,
   std::vector<const Computation*> callees;
   switch (instruction->opcode()) {
     case Opcode::kCall:
-      callees = {*attrs.Get<Computation*>("to_apply")};
+      callees = {*attrs.Get<Computation*>(attr::kToApply)};
       break;
     case Opcode::kWhile:
-      callees = {*attrs.Get<Computation*>("condition"),
-                 *attrs.Get<Computation*>("body")};
+      callees = {*attrs.Get<Computation*>(attr::kCondition),
+                 *attrs.Get<Computation*>(attr::kBody)};
       break;
     case Opcode::kConditional:
       if (const auto* list =
-              attrs.Get<ComputationList>("branch_computations")) {
+              attrs.Get<ComputationList>(attr::kBranchComputations)) {
         callees.assign(list->begin(), list->end());
       } else {
-        callees = {*attrs.Get<Computation*>("true_computation"),
-                   *attrs.Get<Computation*>("false_computation")};
+        callees = {*attrs.Get<Computation*>(attr::kTrueComputation),
+                   *attrs.Get<Computation*>(attr::kFalseComputation)};
       }
       break;
     default:

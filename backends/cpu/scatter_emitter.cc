@@ -8,6 +8,7 @@
 #include "backends/cpu/loop_emitter.h"
 #include "backends/cpu/loop_emitter_ops.h"
 #include "compiler/evaluator/indexing_dims.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/attributes.h"
 #include "compiler/ir/computation.h"
 
@@ -35,7 +36,7 @@ std::string Linear(const std::vector<std::string>& index,
 
 absl::StatusOr<std::string> EmitScatterKernel(const Instruction& scatter,
                                               absl::string_view name) {
-  const auto* combiner = scatter.attrs().Get<Computation*>("to_apply");
+  const auto* combiner = scatter.attrs().Get<Computation*>(attr::kToApply);
   if (scatter.opcode() != Opcode::kScatter || scatter.operand_count() != 3 ||
       combiner == nullptr || *combiner == nullptr) {
     return absl::UnimplementedError(
@@ -157,9 +158,9 @@ absl::StatusOr<std::string> EmitScatterKernel(const Instruction& scatter,
 // computation, as the evaluator (reduction_window.cc).
 absl::StatusOr<std::string> EmitSelectAndScatterKernel(
     const Instruction& instruction, absl::string_view name) {
-  const auto* select = instruction.attrs().Get<Computation*>("select");
-  const auto* scatter = instruction.attrs().Get<Computation*>("scatter");
-  const Window* window = instruction.attrs().Get<Window>("window");
+  const auto* select = instruction.attrs().Get<Computation*>(attr::kSelect);
+  const auto* scatter = instruction.attrs().Get<Computation*>(attr::kScatter);
+  const Window* window = instruction.attrs().Get<Window>(attr::kWindow);
   const Shape& operand = instruction.operand(0)->shape();
   const Shape& source = instruction.operand(1)->shape();
   if (select == nullptr || *select == nullptr || scatter == nullptr ||

@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "backends/cpu/loop_emitter.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/attributes.h"
 #include "compiler/ir/computation.h"
 
@@ -12,8 +13,8 @@ namespace kiln::cpu {
 
 absl::StatusOr<std::string> EmitSortKernel(const Instruction& sort,
                                            absl::string_view name) {
-  const auto* dimensions = sort.attrs().Get<Int64List>("dimensions");
-  const auto* comparator = sort.attrs().Get<Computation*>("to_apply");
+  const auto* dimensions = sort.attrs().Get<Int64List>(attr::kDimensions);
+  const auto* comparator = sort.attrs().Get<Computation*>(attr::kToApply);
   if (sort.opcode() != Opcode::kSort || sort.operand_count() == 0 ||
       dimensions == nullptr || dimensions->size() != 1 ||
       comparator == nullptr || *comparator == nullptr) {
