@@ -475,9 +475,16 @@ TEST(ElementwiseBuilderTest, StochasticConvertTypeNeedsMatchingRandomBits) {
   XlaBuilder b("stochastic");
   XlaOp x = Parameter(&b, 0, F32({4}), "x");
   XlaOp bits = Parameter(&b, 1, Arr(ElementType::kU32, {4}), "bits");
-  XlaOp y = StochasticConvertType(x, bits, ElementType::kBF16);
-  EXPECT_EQ(ShapeOf(y), "bf16[4]") << b.first_error();
+  XlaOp y = StochasticConvertType(x, bits, ElementType::kS32);
+  EXPECT_EQ(ShapeOf(y), "s32[4]") << b.first_error();
   RoundTrip(b, y);
+
+  // XLA rounds stochastically to integer types only.
+  XlaBuilder to_float("stochastic_float");
+  XlaOp g = Parameter(&to_float, 0, F32({4}), "g");
+  XlaOp g_bits = Parameter(&to_float, 1, Arr(ElementType::kU32, {4}), "bits");
+  EXPECT_FALSE(StochasticConvertType(g, g_bits, ElementType::kBF16).valid());
+  EXPECT_THAT(Error(to_float), HasSubstr("integer types only"));
 
   XlaBuilder bad("stochastic_bad");
   XlaOp f = Parameter(&bad, 0, F32({4}), "f");
