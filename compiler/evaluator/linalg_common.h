@@ -54,8 +54,11 @@ struct IsComplex : std::false_type {};
 template <typename T>
 struct IsComplex<std::complex<T>> : std::true_type {};
 
-// The type sums of products of ComputeType T are formed in: T itself for
-// floats and complex; for integers (and pred) an unsigned type of at least
+// The type sums of products of ComputeType T are formed in: double for
+// float (f32 and every narrower float: each product is exact in double and
+// the sum rounds once into the element type, so the oracle is at least as
+// accurate as any backend's f32 GEMM), complex<double> for c64, T itself
+// for f64 and c128; for integers (and pred) an unsigned type of at least
 // 32 bits, so that overflow wraps instead of being undefined.
 template <typename T>
 struct ArithOf {
@@ -66,6 +69,8 @@ struct ArithOf {
   struct ArithOf<T> {    \
     using type = A;      \
   };
+KILN_ARITH(float, double)
+KILN_ARITH(std::complex<float>, std::complex<double>)
 KILN_ARITH(bool, uint32_t)
 KILN_ARITH(int8_t, uint32_t)
 KILN_ARITH(uint8_t, uint32_t)
@@ -156,6 +161,23 @@ void StoreArith(absl::Span<const Arith<T>> values, Literal& literal) {
   } else if constexpr (std::is_same_v<T, bool>) {
     for (size_t i = 0; i < values.size(); ++i) {
       Set<bool>(literal, i, values[i] != 0);
+    }
+  } else if constexpr (std::is_same_v<T, float>) {
+    // From double, rounded once: straight into the element type (f32 by
+    // the hardware, narrower floats by FloatToBits), never through float.
+    if (literal.element_type() == ElementType::kF32) {
+      absl::Span<float> out = MutableElements<float>(literal);
+      for (size_t i = 0; i < values.size(); ++i) {
+        out[i] = static_cast<float>(values[i]);
+      }
+    } else {
+      for (size_t i = 0; i < values.size(); ++i) {
+        literal.SetDouble(static_cast<int64_t>(i), values[i]);
+      }
+    }
+  } else if constexpr (std::is_same_v<T, std::complex<float>>) {
+    for (size_t i = 0; i < values.size(); ++i) {
+      literal.SetComplex(static_cast<int64_t>(i), values[i]);
     }
   } else {
     std::vector<T> narrowed(values.size());

@@ -44,6 +44,33 @@ TEST(DotKernelTest, SpecExampleBatchDims) {
             "f32[2,2,2] {{{1, 2}, {3, 4}}, {{5, 6}, {7, 8}}}");
 }
 
+TEST(DotKernelTest, FloatSumsOfProductsAreAccurateAndRoundOnce) {
+  // f32: 1e8 + 1 - 1e8 in float order gives 0; the oracle accumulates in
+  // double and gives the exact 1.
+  EXPECT_EQ(RunToCompactText(EntryModule({"f32[3]", "f32[3]"},
+                                         "ROOT d = f32[] dot(p0, p1), "
+                                         "lhs_contracting_dims={0}, "
+                                         "rhs_contracting_dims={0}"),
+                             {"f32[3] {1e8, 1, -1e8}", "f32[3] {1, 1, 1}"}),
+            "f32[] 1");
+  // bf16: 1 + 2^-25 - 1 is 0 when summed in float, 2^-25 exactly here.
+  EXPECT_EQ(RunToCompactText(
+                EntryModule({"bf16[3]", "bf16[3]"},
+                            "ROOT d = bf16[] dot(p0, p1), "
+                            "lhs_contracting_dims={0}, "
+                            "rhs_contracting_dims={0}"),
+                {"bf16[3] {1, 2.98023224e-08, -1}", "bf16[3] {1, 1, 1}"}),
+            "bf16[] 2.98e-08");
+  // c64: each part accumulates in double.
+  EXPECT_EQ(RunToCompactText(EntryModule({"c64[3]", "c64[3]"},
+                                         "ROOT d = c64[] dot(p0, p1), "
+                                         "lhs_contracting_dims={0}, "
+                                         "rhs_contracting_dims={0}"),
+                             {"c64[3] {(1e8, 0), (1, 1), (-1e8, 0)}",
+                              "c64[3] {(1, 0), (1, 0), (1, 0)}"}),
+            "c64[] (1, 1)");
+}
+
 TEST(DotKernelTest, VectorAndMatrixForms) {
   EXPECT_EQ(RunToCompactText(EntryModule({"f64[3]", "f64[3]"},
                                          "ROOT d = f64[] dot(p0, p1), "
