@@ -1,0 +1,94 @@
+#include "backends/cpu/cpu_test_util.h"
+
+#include <algorithm>
+#include <random>
+#include <utility>
+#include <vector>
+
+#include "backends/cpu/cpu_backend.h"
+#include "backends/reference/reference_backend.h"
+#include "compiler/text/parser.h"
+#include "tools/cli/run_args.h"
+#include "tools/conform/compare.h"
+
+namespace kiln::cpu {
+
+std::unique_ptr<Module> Parse(const std::string& text) {
+  ParseOptions options;
+  options.check_shapes = false;
+  absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(text, options);
+  EXPECT_TRUE(module.ok()) << module.status();
+  return module.ok() ? *std::move(module) : nullptr;
+}
+
+conform::Tolerance MixedPrecisionTolerance(const Module& module,
+                                           ElementType type) {
+  conform::Tolerance tolerance = conform::DefaultTolerance(module, type);
+  if (!IsFloatType(type)) return tolerance;
+  int narrowest = BitWidth(type);
+  for (const Computation* computation : module.computations()) {
+    for (const Instruction* instruction : computation->instructions()) {
+      const ElementType inner = instruction->shape().element_type();
+      if (IsFloatType(inner)) narrowest = std::min(narrowest, BitWidth(inner));
+    }
+  }
+  if (narrowest >= BitWidth(type)) return tolerance;
+  const double epsilon = narrowest >= 32 ? 1.2e-7 : 1e-2;
+  const double bound =
+      16 * epsilon * std::max<int64_t>(1, conform::LongestReduction(module));
+  return tolerance.Loosest(conform::Tolerance::AbsRel(bound, bound));
+}
+
+std::string ExpectSameAsReference(const Module& module, uint64_t seed,
+                                  const std::string& what) {
+  CpuBackend cpu;
+  ReferenceBackend reference;
+  absl::StatusOr<std::unique_ptr<Executable>> native = cpu.Compile(module, {});
+  absl::StatusOr<std::unique_ptr<Executable>> oracle =
+      reference.Compile(module, {});
+  if (!oracle.ok()) return "";  // Not runnable at all: nothing to compare.
+  EXPECT_TRUE(native.ok()) << what << ": " << native.status();
+  if (!native.ok()) return "";
+  std::mt19937_64 generator(seed);
+  std::vector<Literal> arguments;
+  for (const Shape& shape : (*oracle)->parameter_shapes()) {
+    absl::StatusOr<Literal> argument = cli::RandomLiteral(shape, generator);
+    EXPECT_TRUE(argument.ok()) << argument.status();
+    if (!argument.ok()) return "";
+    arguments.push_back(*std::move(argument));
+  }
+  absl::StatusOr<Literal> expected = (*oracle)->Run(arguments);
+  absl::StatusOr<Literal> actual = (*native)->Run(arguments);
+  if (!expected.ok()) {
+    EXPECT_FALSE(actual.ok())
+        << what << ": the evaluator refused it (" << expected.status() << ")";
+    return "";
+  }
+  EXPECT_TRUE(actual.ok()) << what << ": " << actual.status();
+  if (!actual.ok()) return "";
+  conform::Comparison comparison = conform::CompareLiterals(
+      *expected, *actual,
+      [&](ElementType type) { return MixedPrecisionTolerance(module, type); });
+  EXPECT_TRUE(comparison.ok) << what << ":\n" << comparison.report;
+  absl::StatusOr<std::string> stats = (*native)->Emit("stats");
+  return stats.ok() ? *stats : "";
+}
+
+void ExpectSameAsReference(const std::string& text, uint64_t seed) {
+  std::unique_ptr<Module> module = Parse(text);
+  ASSERT_NE(module, nullptr);
+  ExpectSameAsReference(*module, seed, text);
+}
+
+std::string Emitted(const Module& module, const std::string& what) {
+  CpuBackend cpu;
+  absl::StatusOr<std::unique_ptr<Executable>> executable =
+      cpu.Compile(module, {});
+  EXPECT_TRUE(executable.ok()) << executable.status();
+  if (!executable.ok()) return "";
+  absl::StatusOr<std::string> text = (*executable)->Emit(what);
+  EXPECT_TRUE(text.ok()) << text.status();
+  return text.ok() ? *text : "";
+}
+
+}  // namespace kiln::cpu

@@ -1,0 +1,51 @@
+// Shared by the CPU backend's tests (cpu_backend_test, cpu_types_test,
+// cpu_ops_test): modules run on the cpu and reference backends on the
+// same random arguments and compared under the conformance tolerances.
+#ifndef KILN_BACKENDS_CPU_CPU_TEST_UTIL_H_
+#define KILN_BACKENDS_CPU_CPU_TEST_UTIL_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "compiler/ir/element_type.h"
+#include "compiler/ir/module.h"
+#include "gtest/gtest.h"
+#include "tools/conform/tolerance.h"
+
+namespace kiln::cpu {
+
+// Points the kernel cache at the test's temporary directory.
+class CpuBackendTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const char* tmp = std::getenv("TEST_TMPDIR");
+    setenv("KILN_CACHE_DIR", tmp != nullptr ? tmp : "/tmp/kiln-test-cache", 1);
+  }
+};
+
+// `text` parsed without shape checks (null, with a failure, if it does
+// not parse).
+std::unique_ptr<Module> Parse(const std::string& text);
+
+// The suite's default tolerance for `type`, widened when the module also
+// computes in a narrower float type: rounding differences of a narrow dot
+// or reduction (an f32 GEMM with FMA against the evaluator's sequential
+// sum) carry into results converted to a wider type.
+conform::Tolerance MixedPrecisionTolerance(const Module& module,
+                                           ElementType type);
+
+// Runs `module` on both backends with random arguments drawn from `seed`
+// and compares under MixedPrecisionTolerance. Returns the cpu
+// executable's stats ("" when either side could not run).
+std::string ExpectSameAsReference(const Module& module, uint64_t seed,
+                                  const std::string& what);
+void ExpectSameAsReference(const std::string& text, uint64_t seed = 1);
+
+// `module` compiled by the cpu backend with default options, and its
+// Emit(`what`) text ("" with a failure when either step fails).
+std::string Emitted(const Module& module, const std::string& what);
+
+}  // namespace kiln::cpu
+
+#endif  // KILN_BACKENDS_CPU_CPU_TEST_UTIL_H_
