@@ -4,7 +4,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <future>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -278,43 +277,22 @@ class CpuExecutable : public Executable {
     return ResultBuffers(*std::move(result));
   }
 
-  // One thread per device, each running the program on its own arena and
-  // evaluator context; the collective thunks of all of them meet in one
-  // hub, as the reference backend's simulated devices do.
+  // One thread per device (RunOnDevices, as the reference backend's
+  // simulated devices), each running the program on its own arena and
+  // evaluator context; the collective thunks of all of them meet in the
+  // shared hub.
   absl::StatusOr<std::vector<Literal>> RunDevices(
       absl::Span<const std::vector<Literal>> arguments) {
-    const int64_t devices = device_count();
-    eval::CollectiveHub hub(replica_count_, num_partitions_);
-    std::vector<absl::StatusOr<Literal>> results(static_cast<size_t>(devices),
-                                                 absl::UnknownError("not run"));
-    std::vector<std::thread> threads;
-    threads.reserve(static_cast<size_t>(devices));
-    for (int64_t d = 0; d < devices; ++d) {
-      threads.emplace_back([&, d] {
-        const eval::DeviceId id{d / num_partitions_, d % num_partitions_};
-        std::vector<const Literal*> pointers;
-        for (const Literal& argument : arguments[d]) {
-          pointers.push_back(&argument);
-        }
-        results[d] = RunProgram(pointers, eval_options_, id, &hub);
-        if (!results[d].ok()) {
-          hub.Abort(
-              absl::Status(results[d].status().code(),
-                           absl::StrCat("device ", d, " (replica ", id.replica,
-                                        ", partition ", id.partition,
-                                        "): ", results[d].status().message())));
-        }
-        hub.DeviceFinished(d);
-      });
-    }
-    for (std::thread& thread : threads) thread.join();
-    if (absl::Status error = hub.first_error(); !error.ok()) return error;
-    std::vector<Literal> values;
-    values.reserve(results.size());
-    for (absl::StatusOr<Literal>& result : results) {
-      values.push_back(*std::move(result));
-    }
-    return values;
+    return RunOnDevices(
+        replica_count_, num_partitions_,
+        [&](int64_t d, eval::DeviceId id,
+            eval::CollectiveHub* hub) -> absl::StatusOr<Literal> {
+          std::vector<const Literal*> pointers;
+          for (const Literal& argument : arguments[d]) {
+            pointers.push_back(&argument);
+          }
+          return RunProgram(pointers, eval_options_, id, hub);
+        });
   }
 
   absl::StatusOr<Literal> RunProgram(

@@ -24,6 +24,10 @@
 #include "compiler/ir/module.h"
 
 namespace kiln {
+namespace eval {
+class CollectiveHub;
+struct DeviceId;
+}  // namespace eval
 
 // A host callback for custom-call: takes the operands, returns the result
 // (a literal of the custom-call's shape).
@@ -94,6 +98,18 @@ absl::Status CheckEvalOptions(const EvalOptions& options);
 absl::StatusOr<Literal> Evaluate(const Module& module,
                                  absl::Span<const Literal> arguments,
                                  const EvalOptions& options = {});
+
+// One thread per device of replica_count x num_partitions (device d =
+// replica d / num_partitions, partition d % num_partitions), each calling
+// `run(d, id, hub)` with one CollectiveHub shared by all; a device that
+// fails aborts the hub (its error names the device), so the others stop
+// instead of waiting. Returns each device's result, or the first error.
+// EvaluateReplicated and backends that run lowered programs per device
+// (the cpu backend) share it.
+absl::StatusOr<std::vector<Literal>> RunOnDevices(
+    int64_t replica_count, int64_t num_partitions,
+    const std::function<absl::StatusOr<Literal>(int64_t, eval::DeviceId,
+                                                eval::CollectiveHub*)>& run);
 
 // Runs `module` on replica_count x num_partitions simulated devices (device
 // d = replica d / num_partitions, partition d % num_partitions, as XLA

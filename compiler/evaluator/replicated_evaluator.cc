@@ -1,6 +1,7 @@
 // EvaluateReplicated: one thread per simulated device, each with its own
 // EvalContext (and so its own rng state and channels), all sharing one
 // CollectiveHub through which the collectives exchange values.
+#include <functional>
 #include <string>
 #include <thread>
 #include <utility>
@@ -41,15 +42,10 @@ absl::Status CheckDeviceCounts(const Module& module,
 
 }  // namespace
 
-absl::StatusOr<std::vector<Literal>> EvaluateReplicated(
-    const Module& module, absl::Span<const std::vector<Literal>> arguments,
-    int64_t replica_count, int64_t num_partitions, const EvalOptions& options) {
-  absl::Status counts =
-      CheckDeviceCounts(module, arguments, replica_count, num_partitions);
-  if (!counts.ok()) return counts;
-  if (absl::Status valid = CheckEvalOptions(options); !valid.ok()) {
-    return valid;
-  }
+absl::StatusOr<std::vector<Literal>> RunOnDevices(
+    int64_t replica_count, int64_t num_partitions,
+    const std::function<absl::StatusOr<Literal>(int64_t, eval::DeviceId,
+                                                eval::CollectiveHub*)>& run) {
   const int64_t devices = replica_count * num_partitions;
   eval::CollectiveHub hub(replica_count, num_partitions);
   std::vector<absl::StatusOr<Literal>> results(static_cast<size_t>(devices),
@@ -59,11 +55,7 @@ absl::StatusOr<std::vector<Literal>> EvaluateReplicated(
   for (int64_t d = 0; d < devices; ++d) {
     threads.emplace_back([&, d] {
       const eval::DeviceId id{d / num_partitions, d % num_partitions};
-      std::vector<const Literal*> pointers;
-      for (const Literal& argument : arguments[d])
-        pointers.push_back(&argument);
-      eval::EvalContext context(module, options, id, &hub);
-      results[d] = context.Call(*module.entry(), pointers);
+      results[d] = run(d, id, &hub);
       if (!results[d].ok()) {
         hub.Abort(absl::Status(
             results[d].status().code(),
@@ -81,6 +73,27 @@ absl::StatusOr<std::vector<Literal>> EvaluateReplicated(
     values.push_back(*std::move(result));
   }
   return values;
+}
+
+absl::StatusOr<std::vector<Literal>> EvaluateReplicated(
+    const Module& module, absl::Span<const std::vector<Literal>> arguments,
+    int64_t replica_count, int64_t num_partitions, const EvalOptions& options) {
+  absl::Status counts =
+      CheckDeviceCounts(module, arguments, replica_count, num_partitions);
+  if (!counts.ok()) return counts;
+  if (absl::Status valid = CheckEvalOptions(options); !valid.ok()) {
+    return valid;
+  }
+  return RunOnDevices(replica_count, num_partitions,
+                      [&](int64_t d, eval::DeviceId id,
+                          eval::CollectiveHub* hub) -> absl::StatusOr<Literal> {
+                        std::vector<const Literal*> pointers;
+                        for (const Literal& argument : arguments[d]) {
+                          pointers.push_back(&argument);
+                        }
+                        eval::EvalContext context(module, options, id, hub);
+                        return context.Call(*module.entry(), pointers);
+                      });
 }
 
 }  // namespace kiln
