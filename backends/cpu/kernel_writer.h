@@ -58,6 +58,10 @@ class KernelWriter {
   std::string ComputeGather(const Instruction* gather, const Index& index);
   std::string ComputeReduceWindow(const Instruction* reduce_window,
                                   const Index& index);
+  // The value of `computation` inlined with parameter k bound to args[k]
+  // (values it computes leave the memo with it).
+  std::string Inline(const Computation& computation,
+                     const std::vector<std::string>& args);
   // acc = reducer(acc, value), the reducer inlined.
   void Combine(const Computation& reducer, const std::string& acc,
                const std::string& value);

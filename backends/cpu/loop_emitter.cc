@@ -523,15 +523,7 @@ std::string KernelWriter::Compute(const Instruction* instruction,
         for (int64_t k = 0; k < instruction->operand_count(); ++k) {
           args.push_back(operand_value(k, index));
         }
-        auto saved = memo_;
-        for (size_t k = 0; k < args.size(); ++k) {
-          bindings_[function.parameter(k)] = args[k];
-        }
-        expression = Value(function.root(), {});
-        for (size_t k = 0; k < args.size(); ++k) {
-          bindings_.erase(function.parameter(k));
-        }
-        memo_ = std::move(saved);
+        expression = Inline(function, args);
         break;
       }
       case Opcode::kIota: {

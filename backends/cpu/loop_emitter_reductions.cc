@@ -64,12 +64,7 @@ std::string KernelWriter::ComputeReduce(const Instruction* reduce,
     Line(absl::StrCat(acc, *wide == Opcode::kAdd ? " += " : " *= ",
                       "static_cast<double>(", x, ");"));
   } else {
-    bindings_[reducer.parameter(0)] = acc;
-    bindings_[reducer.parameter(1)] = x;
-    const std::string combined = Value(reducer.root(), {});
-    bindings_.erase(reducer.parameter(0));
-    bindings_.erase(reducer.parameter(1));
-    Line(absl::StrCat(acc, " = ", combined, ";"));
+    Combine(reducer, acc, x);
   }
   memo_ = std::move(saved);
   for (; loops > 0; --loops) {
@@ -133,16 +128,23 @@ std::string KernelWriter::ComputeGather(const Instruction* gather,
   return Value(gather->operand(0), at);
 }
 
+std::string KernelWriter::Inline(const Computation& computation,
+                                 const std::vector<std::string>& args) {
+  auto saved = memo_;
+  for (size_t k = 0; k < args.size(); ++k) {
+    bindings_[computation.parameter(k)] = args[k];
+  }
+  const std::string result = Value(computation.root(), {});
+  for (size_t k = 0; k < args.size(); ++k) {
+    bindings_.erase(computation.parameter(k));
+  }
+  memo_ = std::move(saved);
+  return result;
+}
+
 void KernelWriter::Combine(const Computation& reducer, const std::string& acc,
                            const std::string& value) {
-  auto saved = memo_;
-  bindings_[reducer.parameter(0)] = acc;
-  bindings_[reducer.parameter(1)] = value;
-  const std::string combined = Value(reducer.root(), {});
-  bindings_.erase(reducer.parameter(0));
-  bindings_.erase(reducer.parameter(1));
-  Line(absl::StrCat(acc, " = ", combined, ";"));
-  memo_ = std::move(saved);
+  Line(absl::StrCat(acc, " = ", Inline(reducer, {acc, value}), ";"));
 }
 
 // reduce-window at a result index, as the evaluator: the window's cells in
