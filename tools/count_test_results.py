@@ -9,6 +9,9 @@ target that failed to build (test or not), or a test that failed without a
 test.xml naming a failure (a crash, a timeout), counts as one failed case;
 so does a bazel failure (exit status other than 0, 3 "tests failed" and 4 "no
 tests") that left no failed target in the events.
+Skipped cases (GTEST_SKIP, e.g. the pjrt tests when the PJRT plugin could
+not be fetched) count as neither: each target with skips is named with the
+number skipped and the first reason.
 Prints the failed targets and, as the last line, "N passed, N failed".
 Exit status: 0 when nothing failed, 1 otherwise.
 """
@@ -37,15 +40,25 @@ def xml_path(test_result):
     return None
 
 
-def count_cases(path):
-    """Returns (passed, failed) test cases of one JUnit XML file."""
+def count_cases(path, skips=None):
+    """Returns (passed, failed) test cases of one JUnit XML file.
+
+    Skipped cases count as neither; their reasons go to `skips` (a list).
+    """
     passed = failed = 0
     try:
         root = ElementTree.parse(path).getroot()
     except (OSError, ElementTree.ParseError):
         return None
     for case in root.iter("testcase"):
-        if case.get("status") == "notrun" or case.get("result") == "skipped":
+        if case.get("status") == "notrun":
+            continue
+        skipped = case.find("skipped")
+        if case.get("result") == "skipped" or skipped is not None:
+            if skips is not None:
+                message = "" if skipped is None else skipped.get("message", "")
+                skips.append(message.strip().splitlines()[-1]
+                             if message.strip() else "no reason given")
             continue
         if case.find("failure") is not None or case.find("error") is not None:
             failed += 1
@@ -103,10 +116,11 @@ def count_target(label, target):
             return 0, 1
         return 0, 0
     passed = failed = 0
+    skips = []
     for _, result in target.results.values():
         status = result.get("status", "NO_STATUS")
         path = xml_path(result)
-        counts = count_cases(path) if path else None
+        counts = count_cases(path, skips) if path else None
         if counts is None:
             counts = (1, 0) if status == "PASSED" else (0, 1)
         elif status != "PASSED" and counts[1] == 0:
@@ -116,6 +130,8 @@ def count_target(label, target):
             print(f"FAILED ({status}): {label}")
         passed += counts[0]
         failed += counts[1]
+    if skips:
+        print(f"SKIPPED ({len(skips)} cases, not counted): {label}: {skips[0]}")
     return passed, failed
 
 

@@ -75,6 +75,31 @@ class CountTestResultsTest(unittest.TestCase):
         self.assertEqual(lines[-1], "2 passed, 1 failed")
         self.assertEqual(status, 1)
 
+    def test_skipped_cases_are_named_and_not_counted_as_passed(self):
+        # GoogleTest 1.12's XML for GTEST_SKIP (the pjrt tests without a
+        # plugin).
+        xml = self.write("s.xml", """<?xml version="1.0" encoding="UTF-8"?>
+<testsuites tests="3">
+  <testsuite name="P" tests="3" skipped="2">
+    <testcase name="a" status="run" result="completed"/>
+    <testcase name="b" status="run" result="skipped">
+      <skipped message="p.cc:9&#x0A;skipped: no plugin"/>
+    </testcase>
+    <testcase name="c" status="run" result="skipped">
+      <skipped message="p.cc:12&#x0A;skipped: no plugin"/>
+    </testcase>
+  </testsuite>
+</testsuites>
+""")
+        self.configured("//b:pjrt")
+        self.result("//b:pjrt", "PASSED", xml)
+        status, lines = self.run_counter()
+        self.assertIn(
+            "SKIPPED (2 cases, not counted): //b:pjrt: skipped: no plugin",
+            lines)
+        self.assertEqual(lines[-1], "1 passed, 0 failed")
+        self.assertEqual(status, 0)
+
     def test_target_that_did_not_build_counts_as_one_failure(self):
         self.configured("//a:ok")
         self.result("//a:ok", "PASSED", self.write("ok.xml", GTEST_XML.replace(

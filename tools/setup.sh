@@ -57,3 +57,11 @@ readonly BAZEL_VERSION
 if [[ ! -e "/usr/bin/bazel-${BAZEL_VERSION}" ]]; then
   as_root ln -s bazel-4 "/usr/bin/bazel-${BAZEL_VERSION}"
 fi
+
+# The pjrt backend's PJRT C API headers and XLA's CPU plugin, from pinned
+# PyPI wheels (tools/fetch_pjrt.py; cached, so this is instant once done).
+# Offline, Kiln builds and tests without them: the pjrt tests are skipped.
+if ! python3 "$(dirname "$0")/fetch_pjrt.py"; then
+  echo "setup.sh: could not fetch the PJRT headers and plugin;" \
+    "the pjrt backend and its tests are skipped" >&2
+fi
