@@ -15,9 +15,11 @@
 
 #include "absl/flags/declare.h"
 #include "absl/flags/flag.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "absl/synchronization/mutex.h"
 #include "compiler/ir/opcode.h"
@@ -60,6 +62,10 @@ ABSL_FLAG(bool, coverage, false,
 ABSL_FLAG(std::optional<std::string>, spec, std::nullopt,
           "conform: the spec's operation_semantics.md, to check every case's "
           "spec: line (default: looked up beside the suite)");
+ABSL_FLAG(bool, isolate, false,
+          "conform: run each case in a `kiln run --backend=...` process of "
+          "its own through the exec: protocol, so that a backend that "
+          "crashes fails that case only");
 ABSL_FLAG(bool, keep_exec_files, false,
           "conform: keep the temporary directories of exec: runs");
 
@@ -179,6 +185,32 @@ class Progress {
   std::chrono::steady_clock::time_point start_ =
       std::chrono::steady_clock::now();
 };
+
+// --isolate: the exec: command running `kiln run --backend=SPEC` (this
+// very binary) on each case; exit 77 marks the module unsupported.
+absl::StatusOr<std::string> IsolatedBackend(const std::string& spec) {
+  if (absl::StartsWith(spec, "exec:")) {
+    return absl::InvalidArgumentError(
+        "--isolate runs a registered backend out of process; exec: "
+        "backends are out of process already");
+  }
+  std::error_code error;
+  const std::filesystem::path self =
+      std::filesystem::read_symlink("/proc/self/exe", error);
+  if (error) {
+    return absl::UnavailableError(absl::StrCat(
+        "--isolate: cannot find the kiln binary: ", error.message()));
+  }
+  auto quote = [](const std::string& text) {
+    return absl::StrCat("'", absl::StrReplaceAll(text, {{"'", "'\\''"}}), "'");
+  };
+  return absl::StrCat(
+      "exec:if grep -q '[^[:space:]]' {args}; then set -- --args_file={args};"
+      " else set --; fi; exec ",
+      quote(self.string()), " run \"$@\" --backend=", quote(spec),
+      " --unsupported_exit=77 --replicas={replicas} --partitions={partitions}"
+      " {module} >{out}");
+}
 
 std::string ExpectationsPath(const std::vector<std::string>& paths,
                              const std::string& backend) {
@@ -412,9 +444,17 @@ int RunConform(const std::vector<std::string>& args) {
     return kExitUsage;
   }
   const double limit = absl::GetFlag(FLAGS_time_limit);
-  absl::StatusOr<conform::BackendSpec> backend =
-      conform::BackendSpec::Parse(absl::GetFlag(FLAGS_backend), limit,
-                                  absl::GetFlag(FLAGS_keep_exec_files));
+  std::string backend_flag = absl::GetFlag(FLAGS_backend);
+  if (absl::GetFlag(FLAGS_isolate)) {
+    absl::StatusOr<std::string> isolated = IsolatedBackend(backend_flag);
+    if (!isolated.ok()) {
+      WriteStderr(absl::StrCat("kiln conform: ", isolated.status().message()));
+      return kExitUsage;
+    }
+    backend_flag = *std::move(isolated);
+  }
+  absl::StatusOr<conform::BackendSpec> backend = conform::BackendSpec::Parse(
+      backend_flag, limit, absl::GetFlag(FLAGS_keep_exec_files));
   if (!backend.ok()) {
     WriteStderr(
         absl::StrCat("kiln conform: --backend: ", backend.status().message()));
@@ -443,7 +483,8 @@ int RunConform(const std::vector<std::string>& args) {
 
 KILN_REGISTER_COMMAND(
     conform, "run the conformance suite (spec_tests/) on a backend",
-    "usage: kiln conform [--backend=reference|exec:COMMAND] [--filter=RE2]\n"
+    "usage: kiln conform [--backend=reference|pjrt:PLUGIN|exec:COMMAND]\n"
+    "                    [--isolate] [--filter=RE2]\n"
     "                    [--ops=a,b] [--types=f32,s8] [--jobs=N]\n"
     "                    [--time_limit=SECONDS] [--expectations=FILE]\n"
     "                    [--update_expectations] [--report=DIR]\n"

@@ -45,6 +45,9 @@ ABSL_FLAG(int64_t, max_while_iterations, int64_t{1} << 24,
 ABSL_FLAG(int64_t, max_steps, int64_t{1} << 32,
           "run: the whole run's budget: evaluating more instructions than "
           "this (all loops, calls and devices' own counts) is an error");
+ABSL_FLAG(int32_t, unsupported_exit, 1,
+          "run: exit status when the backend does not support the module "
+          "(`kiln conform --isolate` asks for 77, the exec: protocol's)");
 ABSL_FLAG(int64_t, max_live_bytes, 0,
           "run: the values alive together may take at most this many bytes "
           "(0: half the physical memory, at most 16 GiB)");
@@ -284,6 +287,9 @@ int RunRun(const std::vector<std::string>& args) {
         absl::StartsWith(status.message(), absl::StrCat(name, ": error: "));
     WriteStderr(in_file ? FileError(name, status)
                         : absl::StrCat("kiln run: ", status.message()));
+    if (absl::IsUnimplemented(status)) {
+      return absl::GetFlag(FLAGS_unsupported_exit);
+    }
     return kExitFailure;
   }
   return kExitOk;

@@ -3,7 +3,7 @@
 # summary line and exit status, a failing case, expectations (expected
 # failures, unexpected passes, --update_expectations), filters, reports,
 # coverage, parse errors, the exec: protocol through kiln_run_adapter.sh,
-# and an exec: command that hangs past the time limit.
+# an exec: command that hangs past the time limit, and --isolate.
 # Usage: conform_cli_test.sh PATH_TO_KILN
 set -uo pipefail
 
@@ -133,6 +133,15 @@ expect_status 0 "exec unsupported" -- "${KILN}" conform "${SPEC}" \
   --backend='exec:exit 77' "${T}/hang"
 expect_grep "^0 passed, 0 failed, 0 expected-failure, 2 unsupported$" \
   "${WORK}/out" "exec unsupported: summary"
+
+# --isolate: each case in a `kiln run` process of its own (exec: protocol).
+expect_status 0 "isolate" -- "${KILN}" conform "${SPEC}" --isolate \
+  --backend=reference "${T}/pass"
+expect_grep "^6 passed, 0 failed, 0 expected-failure, 0 unsupported$" \
+  "${WORK}/out" "isolate: every fixture passes out of process"
+expect_status 2 "isolate exec" -- "${KILN}" conform "${SPEC}" --isolate \
+  --backend='exec:true' "${T}/pass"
+expect_grep "out of process already" "${WORK}/err" "isolate exec: refused"
 
 if [[ "${failures}" -ne 0 ]]; then
   echo "${failures} check(s) failed" >&2
