@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Runs `kiln fuzz`: a clean campaign on the reference backend, the same
+# seeds twice print the same modules, bad flags, a finding written and
+# replayed (the crash oracle's child process included).
+# Usage: fuzz_cli_test.sh PATH_TO_KILN
+set -uo pipefail
+
+readonly KILN="$1"
+# shellcheck source=tools/cli/cli_test_lib.sh
+source tools/cli/cli_test_lib.sh
+
+expect_status 0 "help lists fuzz" -- "${KILN}" help
+expect_grep '^  fuzz +differential fuzzing' "${WORK}/out" "kiln help"
+
+expect_status 0 "reference backend, seeds 0..30" -- \
+  "${KILN}" fuzz --seeds=0..30 --oracle=backend --backend=reference
+expect_grep '^31 cases, 31 checks, [0-9]+ skipped, 0 findings' "${WORK}/out" \
+  "fuzz summary"
+
+expect_status 0 "print seeds 3..4" -- "${KILN}" fuzz --seeds=3..4 --print
+cp "${WORK}/out" "${WORK}/first"
+expect_grep '^// seed 4$' "${WORK}/first" "print"
+expect_grep '^# device 0$' "${WORK}/first" "print arguments"
+expect_status 0 "print again" -- "${KILN}" fuzz --seeds=3..4 --print --jobs=2
+cmp -s "${WORK}/out" "${WORK}/first" || fail "the same seeds printed differently"
+
+expect_status 2 "bad seeds" -- "${KILN}" fuzz --seeds=9..2
+expect_grep 'A\.\.B' "${WORK}/err" "bad seeds"
+expect_status 2 "bad oracle" -- "${KILN}" fuzz --oracle=bogus
+expect_status 2 "bad backend" -- "${KILN}" fuzz --backend=nonesuch
+expect_status 2 "replay of nothing" -- "${KILN}" fuzz --replay="${WORK}/none"
+
+# A deliberately wrong pass (kiln_with_test_passes: add becomes subtract)
+# is found, blamed, written under --out only, and replayed.
+out="${WORK}/findings"
+expect_status 1 "wrong pass found" -- \
+  "${KILN}" fuzz --seeds=0..40 --oracle=pipeline \
+  --pipeline=test-add-to-subtract --out="${out}"
+expect_grep ' [1-9][0-9]* findings' "${WORK}/out" "finding summary"
+for finding in "${out}"/*; do
+  [[ "$(basename "${finding}")" == pipeline-test-add-to-subtract-semantic-* ]] ||
+    fail "unexpected entry under --out: ${finding}"
+  for f in module.hlo original.hlo args.txt oracle.txt detail.txt replay.sh \
+    seeds.txt; do
+    [[ -f "${finding}/${f}" ]] || fail "${finding} lacks ${f}"
+  done
+  expect_grep '^blamed: test-add-to-subtract$' "${finding}/oracle.txt" \
+    "oracle.txt"
+done
+expect_status 1 "replay still fails" -- "${KILN}" fuzz --replay="${out}"
+expect_grep 'still fails' "${WORK}/out" "replay"
+expect_status 1 "replay.sh" -- env KILN="$(realpath "${KILN}")" "${finding}/replay.sh"
+
+# The crash oracle runs the case in a child; a clean seed passes.
+expect_status 0 "crash oracle" -- \
+  "${KILN}" fuzz --seeds=0..2 --oracle=crash --backend=reference
+expect_grep '^3 cases' "${WORK}/out" "crash oracle summary"
+
+exit $((failures > 0))
