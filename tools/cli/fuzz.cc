@@ -43,6 +43,8 @@ ABSL_DECLARE_FLAG(std::string, pipeline);
 ABSL_DECLARE_FLAG(int32_t, jobs);
 ABSL_DECLARE_FLAG(bool, coverage);
 ABSL_DECLARE_FLAG(double, time_limit);
+// --out=DIR (shared with `kiln export`): where findings are written.
+ABSL_DECLARE_FLAG(std::string, out);
 
 ABSL_FLAG(std::string, seeds, "0..999",
           "fuzz: the seeds to run, A..B inclusive (shard a campaign by "
@@ -53,9 +55,6 @@ ABSL_FLAG(std::string, oracle, "backend",
           "--time_limit seconds each)");
 ABSL_FLAG(absl::Duration, time, absl::InfiniteDuration(),
           "fuzz: stop starting seeds after this long (e.g. 10m)");
-ABSL_FLAG(std::string, out, "",
-          "fuzz: write findings to DIR/<signature>/ (nothing is written "
-          "anywhere else)");
 ABSL_FLAG(std::string, replay, "",
           "fuzz: re-check the findings under DIR (or one finding folder) "
           "instead of fuzzing");
