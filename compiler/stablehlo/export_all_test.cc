@@ -26,7 +26,8 @@ namespace {
 struct Tally {
   int exported = 0;
   int refused = 0;
-  std::map<std::string, int> reasons;  // Refusals by opcode.
+  std::map<std::string, int> reasons;          // Refusals by opcode.
+  std::map<std::string, std::string> example;  // One message per opcode.
 };
 
 void Write(const std::string& name, const std::string& text) {
@@ -57,14 +58,18 @@ void ExportOne(const std::string& name, const Module& module, Tally* tally) {
   ++tally->refused;
   EXPECT_TRUE(absl::StrContains(text.status().message(), "stablehlo export: "))
       << name << ": " << text.status();
-  ++tally->reasons[RefusedOpcode(text.status().message())];
+  std::string opcode = RefusedOpcode(text.status().message());
+  ++tally->reasons[opcode];
+  tally->example.emplace(opcode,
+                         absl::StrCat(name, ": ", text.status().message()));
 }
 
 void Report(absl::string_view what, const Tally& tally) {
   std::cout << what << ": " << tally.exported << " exported, " << tally.refused
             << " refused\n";
   for (const auto& [opcode, count] : tally.reasons) {
-    std::cout << "  refused for " << opcode << ": " << count << "\n";
+    std::cout << "  refused for " << opcode << ": " << count << " (e.g. "
+              << tally.example.at(opcode) << ")\n";
   }
 }
 

@@ -130,19 +130,32 @@ absl::StatusOr<Value> EmitForward(FunctionEmitter& e, const Instruction& i) {
   return e.Operand(i, 0);
 }
 
+// reduce-scatter; several operands reduce independently, so each gets
+// its own stablehlo.reduce_scatter (which takes one).
 absl::StatusOr<Value> EmitReduceScatter(FunctionEmitter& e,
                                         const Instruction& i) {
   absl::StatusOr<int64_t> dim = OneDimension(i);
   if (!dim.ok()) return dim.status();
-  absl::StatusOr<std::string> region = Reducer(e, i);
-  if (!region.ok()) return region.status();
-  if (i.operand_count() != 1) {
-    return NoForm("stablehlo.reduce_scatter takes one operand");
+  std::vector<Shape> shapes = LeafShapes(i.shape());
+  if (static_cast<int64_t>(shapes.size()) != i.operand_count()) {
+    return NoForm("reduce-scatter with a result unlike its operands");
   }
-  return EmitSimple(e, i, "stablehlo.reduce_scatter",
-                    absl::StrCat("scatter_dimension = ", *dim, " : i64, ",
-                                 CollectiveAttrs(i)),
-                    {*std::move(region)});
+  std::vector<Value> results;
+  for (int64_t k = 0; k < i.operand_count(); ++k) {
+    absl::StatusOr<std::string> region = Reducer(e, i);
+    if (!region.ok()) return region.status();
+    Op op{"stablehlo.reduce_scatter",
+          {e.Operand(i, k)},
+          absl::StrCat("scatter_dimension = ", *dim, " : i64, ",
+                       CollectiveAttrs(i)),
+          {*std::move(region)},
+          {shapes[k]}};
+    absl::StatusOr<std::vector<Value>> got = e.Emit(op, i.name());
+    if (!got.ok()) return got.status();
+    results.push_back((*got)[0]);
+  }
+  size_t next = 0;
+  return FunctionEmitter::Pack(i.shape(), results, &next);
 }
 
 // The participants per group: the groups' size, else every replica (or

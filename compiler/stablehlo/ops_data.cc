@@ -149,10 +149,59 @@ absl::StatusOr<Value> Transposed(FunctionEmitter& e, const Value& value,
   return (*got)[0];
 }
 
+// `value` as `type` of `dims` by `name` (reshape, bitcast_convert); nothing
+// when it already is.
+absl::StatusOr<Value> Cast(FunctionEmitter& e, const Value& value,
+                           const char* name, ElementType type,
+                           const std::vector<int64_t>& dims) {
+  if (value.shape.element_type() == type && value.shape.dimensions() == dims) {
+    return value;
+  }
+  absl::StatusOr<std::vector<Value>> got =
+      e.Emit(Op{name, {value}, "", {}, {Shape::Array(type, dims)}}, "physical");
+  if (!got.ok()) return got.status();
+  return (*got)[0];
+}
+
+// The operand's bytes in memory order as the result's memory-order
+// dimensions: a reshape, with a bitcast_convert where the element type
+// changes (splitting or joining a minor dimension between widths).
+absl::StatusOr<Value> Reinterpret(FunctionEmitter& e, const Value& physical,
+                                  ElementType out_type,
+                                  const std::vector<int64_t>& out_dims) {
+  int in_bits = GetElementTypeInfo(physical.shape.element_type()).bit_width;
+  int out_bits = GetElementTypeInfo(out_type).bit_width;
+  ElementType in_type = physical.shape.element_type();
+  if (in_bits == out_bits) {
+    absl::StatusOr<Value> same = Cast(e, physical, "stablehlo.bitcast_convert",
+                                      out_type, physical.shape.dimensions());
+    if (!same.ok()) return same;
+    return Cast(e, *same, "stablehlo.reshape", out_type, out_dims);
+  }
+  if (in_bits % 8 != 0 || out_bits % 8 != 0) {
+    return NoForm("a bitcast between sub-byte widths has no StableHLO form");
+  }
+  if (in_bits > out_bits) {
+    std::vector<int64_t> split = physical.shape.dimensions();
+    split.push_back(in_bits / out_bits);
+    absl::StatusOr<Value> narrow =
+        Cast(e, physical, "stablehlo.bitcast_convert", out_type, split);
+    if (!narrow.ok()) return narrow;
+    return Cast(e, *narrow, "stablehlo.reshape", out_type, out_dims);
+  }
+  std::vector<int64_t> joined = out_dims;
+  joined.push_back(out_bits / in_bits);
+  absl::StatusOr<Value> grouped =
+      Cast(e, physical, "stablehlo.reshape", in_type, joined);
+  if (!grouped.ok()) return grouped;
+  return Cast(e, *grouped, "stablehlo.bitcast_convert", out_type, out_dims);
+}
+
 // bitcast reinterprets the operand's memory in the result's layout: the
-// operand in memory order (a transpose by its major-to-minor order), a
-// reshape to the result's memory-order dimensions, and a transpose back to
-// the result's logical order. Tiled or packed layouts are refused.
+// operand in memory order (a transpose by its major-to-minor order), its
+// bytes as the result's memory-order dimensions (Reinterpret), and a
+// transpose back to the result's logical order. Tiled or packed layouts
+// are refused.
 absl::StatusOr<Value> EmitBitcast(FunctionEmitter& e, const Instruction& i) {
   const Shape& in = i.operand(0)->shape();
   const Shape& out = i.shape();
@@ -164,41 +213,21 @@ absl::StatusOr<Value> EmitBitcast(FunctionEmitter& e, const Instruction& i) {
           "StableHLO form");
     }
   }
-  if (!in.is_static() || !out.is_static() ||
-      GetElementTypeInfo(in.element_type()).bit_width !=
-          GetElementTypeInfo(out.element_type()).bit_width) {
-    return NoForm(
-        "a bitcast changing the element width or of dynamic "
-        "shapes has no StableHLO form");
+  if (!in.is_static() || !out.is_static()) {
+    return NoForm("a bitcast of dynamic shapes has no StableHLO form");
   }
-  Value operand = e.Operand(i, 0);
-  if (in.element_type() != out.element_type()) {
-    absl::StatusOr<std::vector<Value>> got =
-        e.Emit(Op{"stablehlo.bitcast_convert",
-                  {operand},
-                  "",
-                  {},
-                  {Shape::Array(out.element_type(), in.dimensions())}},
-               i.name());
-    if (!got.ok()) return got.status();
-    operand = (*got)[0];
-  }
-  absl::StatusOr<Value> physical = Transposed(e, operand, MajorToMinor(in));
+  absl::StatusOr<Value> physical =
+      Transposed(e, e.Operand(i, 0), MajorToMinor(in));
   if (!physical.ok()) return physical.status();
   std::vector<int64_t> out_order = MajorToMinor(out);
   std::vector<int64_t> out_dims;
   for (int64_t p : out_order) out_dims.push_back(out.dimension(p));
-  Shape reshaped = Shape::Array(out.element_type(), out_dims);
-  Value value = *physical;
-  if (value.shape.dimensions() != out_dims) {
-    absl::StatusOr<std::vector<Value>> got =
-        e.Emit(Op{"stablehlo.reshape", {value}, "", {}, {reshaped}}, i.name());
-    if (!got.ok()) return got.status();
-    value = (*got)[0];
-  }
+  absl::StatusOr<Value> value =
+      Reinterpret(e, *physical, out.element_type(), out_dims);
+  if (!value.ok()) return value.status();
   std::vector<int64_t> inverse(out_order.size());
   for (size_t k = 0; k < out_order.size(); ++k) inverse[out_order[k]] = k;
-  return Transposed(e, value, inverse);
+  return Transposed(e, *value, inverse);
 }
 
 absl::StatusOr<Value> EmitSlice(FunctionEmitter& e, const Instruction& i) {

@@ -182,7 +182,7 @@ std::string ReplicaGroupsAttr(const ReplicaGroups& groups) {
 }
 
 std::string FloatLiteral(double value) {
-  return absl::StrFormat("%.17e", value);
+  return absl::StrFormat("%.9e", static_cast<float>(value));
 }
 
 std::string StringLiteral(absl::string_view text) {

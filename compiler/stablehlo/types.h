@@ -42,7 +42,8 @@ std::string ChannelHandle(int64_t handle, int64_t type);
 // replica_groups attribute value (iota form expanded, uneven groups padded
 // with -1, no groups as tensor<0x0xi64>).
 std::string ReplicaGroupsAttr(const ReplicaGroups& groups);
-// An MLIR float literal: "1.000000000e-03".
+// An MLIR f32 literal: "1.000000047e-03" (attributes such as epsilon are
+// f32).
 std::string FloatLiteral(double value);
 // An MLIR string literal with escapes: "\"a\\22b\"".
 std::string StringLiteral(absl::string_view text);
