@@ -47,10 +47,14 @@ Literal Assemble(const Shape& shape, std::vector<Literal>& leaves,
   return Literal::Tuple(std::move(elements));
 }
 
-absl::Status NoTokens(const std::vector<const Shape*>& leaves,
-                      absl::string_view what) {
+// Host buffers carry static arrays of the types PJRT names: tokens, opaque
+// values, dynamic shapes and s1/u1/f6 cannot cross (Unimplemented: the
+// case is unsupported, not failed).
+absl::Status CheckTransferable(const std::vector<const Shape*>& leaves,
+                               absl::string_view what) {
   for (const Shape* leaf : leaves) {
-    if (!leaf->IsArray()) {
+    if (!leaf->IsArray() || !leaf->is_static() ||
+        !Plugin::HasBufferType(leaf->element_type())) {
       return absl::UnimplementedError(
           absl::StrCat("pjrt: entry ", what, " of type ", leaf->ToString(false),
                        " are not transferred"));
@@ -200,14 +204,19 @@ absl::StatusOr<std::unique_ptr<Executable>> PjrtBackend::Compile(
   }
   std::vector<const Shape*> leaves;
   for (const Shape& parameter : *parameters) Leaves(parameter, &leaves);
-  if (absl::Status s = NoTokens(leaves, "parameters"); !s.ok()) return s;
+  if (absl::Status s = CheckTransferable(leaves, "parameters"); !s.ok()) {
+    return s;
+  }
   leaves.clear();
   Leaves(entry->root()->shape(), &leaves);
-  if (absl::Status s = NoTokens(leaves, "results"); !s.ok()) return s;
+  if (absl::Status s = CheckTransferable(leaves, "results"); !s.ok()) {
+    return s;
+  }
   absl::StatusOr<std::string> mlir = stablehlo::ExportModule(module);
   if (!mlir.ok()) {
-    return absl::Status(
-        mlir.status().code(),
+    // The module verified, so the exporter refuses an op or type with no
+    // StableHLO form: no plugin can be asked, the module is unsupported.
+    return absl::UnimplementedError(
         absl::StrCat("pjrt: export to StableHLO: ", mlir.status().message()));
   }
   absl::StatusOr<std::unique_ptr<Program>> program =

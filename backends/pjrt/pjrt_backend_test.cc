@@ -141,6 +141,26 @@ ENTRY e {
   EXPECT_EQ((*after)[0], Parse("s32[2] {-1, 2}"));
 }
 
+TEST(PjrtBackendTest, WhatCannotCrossIsUnimplemented) {
+  KILN_REQUIRE_XLA_CPU_PLUGIN();
+  std::unique_ptr<Backend> backend = XlaCpu();
+  ASSERT_NE(backend, nullptr);
+  // A dynamic result: host buffers carry static arrays only.
+  auto results = CompileAndRun(*backend, R"(
+HloModule m
+ENTRY e {
+  a = f32[4] parameter(0)
+  n = s32[] constant(2)
+  ROOT r = f32[<=4] set-dimension-size(a, n), dimensions={0}
+})",
+                               {{Parse("f32[4] {1, 2, 3, 4}")}});
+  ASSERT_FALSE(results.ok());
+  EXPECT_EQ(results.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_TRUE(absl::StrContains(results.status().message(),
+                                "entry results of type f32[<=4]"))
+      << results.status();
+}
+
 TEST(PjrtBackendTest, SupportsProbesAndCaches) {
   KILN_REQUIRE_XLA_CPU_PLUGIN();
   std::unique_ptr<Backend> backend = XlaCpu();
