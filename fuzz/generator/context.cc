@@ -159,7 +159,10 @@ XlaOp Context::Any(uint8_t classes, int64_t min_rank, int64_t max_rank,
 void Context::Add(XlaOp op) {
   if (!op.valid()) return;
   results_.push_back(op);
-  if (ShapeOf(op).IsArray()) pool_.push_back(op);
+  // Values with dynamic dimensions (set-dimension-size, dynamic-reshape)
+  // end in the root only: the other generators build for static shapes.
+  const Shape shape = ShapeOf(op);
+  if (shape.IsArray() && shape.is_static()) pool_.push_back(op);
 }
 
 XlaComputation Context::Combiner(ElementType type, bool order_free) {

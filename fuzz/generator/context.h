@@ -40,7 +40,7 @@ struct GeneratorOptions {
   // Nesting depth of called computations that themselves draw ops.
   int64_t max_depth = 2;
   // Odds that a module runs on several replicas (and may use collectives).
-  int collective_percent = 12;
+  int collective_percent = 20;
   // Op generators (by name) not to use.
   std::vector<std::string> banned;
   // Only these op generators (empty: all).

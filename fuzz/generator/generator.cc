@@ -29,6 +29,7 @@ const std::vector<OpGenerator>& AllGenerators() {
     AddControlFlowGenerators(all);
     AddCollectiveGenerators(all);
     AddIoGenerators(all);
+    AddTemplateGenerators(all);
     return all;
   }();
   return *kAll;

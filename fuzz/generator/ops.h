@@ -31,6 +31,7 @@ void AddLinalgGenerators(std::vector<OpGenerator>* generators);
 void AddControlFlowGenerators(std::vector<OpGenerator>* generators);
 void AddCollectiveGenerators(std::vector<OpGenerator>* generators);
 void AddIoGenerators(std::vector<OpGenerator>* generators);
+void AddTemplateGenerators(std::vector<OpGenerator>* generators);
 
 // Every generator, in a fixed order.
 const std::vector<OpGenerator>& AllGenerators();

@@ -140,7 +140,14 @@ void Record(const Settings& settings, Totals& totals, OracleKind kind,
   std::unique_ptr<Module> localized =
       fuzz::Localize(kind, c, backend, options, outcome);
   Finding finding;
-  finding.signature = fuzz::Signature(kind, outcome, localized.get());
+  // A module whose root alone fails is its own localization.
+  const Module* located = localized.get();
+  if (located == nullptr && kind != OracleKind::kRoundTrip &&
+      kind != OracleKind::kCrash &&
+      c.module->entry()->root()->shape().IsArray()) {
+    located = c.module;
+  }
+  finding.signature = fuzz::Signature(kind, outcome, located);
   finding.oracle = kind;
   finding.options = options;
   finding.seed = seed;
@@ -260,6 +267,9 @@ void RunSeed(const Settings& settings, Totals& totals, Backend* backend,
     totals.coverage.Add(*c.module);
     totals.coverage.AddModuleOutcome(strict);
     totals.generator_rejects += generated->rejected.size();
+    for (const std::string& rejected : generated->rejected) {
+      WriteStderr(absl::StrCat("seed ", seed, ": generator bug: ", rejected));
+    }
   }
   {
     absl::MutexLock lock(&totals.mutex);
