@@ -83,8 +83,11 @@ std::vector<uint8_t> PackBits(const Literal& literal) {
 void UnpackBits(const std::vector<uint8_t>& packed, Literal& literal) {
   const ElementType type = literal.element_type();
   if (ByteAligned(type)) {
-    std::memcpy(literal.mutable_data().data(), packed.data(),
-                std::min(packed.size(), literal.data().size()));
+    // A zero-sized value has no storage (null data): nothing to copy.
+    const size_t bytes = std::min(packed.size(), literal.data().size());
+    if (bytes > 0) {
+      std::memcpy(literal.mutable_data().data(), packed.data(), bytes);
+    }
     return;
   }
   const int width = BitWidth(type);

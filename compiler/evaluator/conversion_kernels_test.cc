@@ -177,6 +177,13 @@ TEST(BitcastConvertTest, EqualWidths) {
   EXPECT_EQ(Op("bitcast-convert", "s4[2] {-1, 7}", "u4[2]"), "u4[2] {15, 7}");
 }
 
+// Found by kiln fuzz under UBSan: a zero-sized value has no storage, and
+// copying zero bytes from a null pointer is undefined.
+TEST(BitcastConvertTest, ZeroSized) {
+  EXPECT_EQ(Op("bitcast-convert", "f32[0] {}", "s32[0]"), "s32[0] {}");
+  EXPECT_EQ(Op("bitcast-convert", "u16[0,2] {}", "f16[0,2]"), "f16[0,2] { }");
+}
+
 TEST(BitcastConvertTest, DifferentWidthsChangeTheMinorDimension) {
   // Little-endian: element 0 of the new minor dimension is the low half.
   // f32 1 = 0x3F800000 -> f16 0x0000 = 0 and 0x3F80 = 1.875.

@@ -402,7 +402,8 @@ int RunFuzz(const std::vector<std::string>& args) {
     return kExitUsage;
   }
   int jobs = absl::GetFlag(FLAGS_jobs);
-  if (jobs <= 0) jobs = 1;
+  // --print writes the seeds in order: one worker.
+  if (jobs <= 0 || absl::GetFlag(FLAGS_print)) jobs = 1;
   Totals totals;
   std::atomic<uint64_t> next{settings.first};
   const absl::Time start = absl::Now();
