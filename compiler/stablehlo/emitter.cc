@@ -169,8 +169,10 @@ absl::StatusOr<std::vector<Value>> FunctionEmitter::Emit(
   if (!op.attrs.empty()) absl::StrAppend(&line, " {", op.attrs, "}");
   std::string results_text = absl::StrJoin(result_types, ", ");
   if (result_types.size() != 1) results_text = "(" + results_text + ")";
+  // The name location carries the HLO name through XLA's import, so that
+  // a PJRT plugin's messages name the instruction.
   absl::StrAppend(&line, " : (", Types(op.operands), ") -> ", results_text,
-                  "\n");
+                  " loc(", StringLiteral(hint), ")\n");
   absl::StrAppend(out_, line);
   return results;
 }

@@ -173,12 +173,79 @@ int64_t GroupSize(const Instruction& i) {
                                          : module->config().replica_count;
 }
 
-absl::StatusOr<Value> EmitAllToAll(FunctionEmitter& e, const Instruction& i) {
-  if (!i.attrs().Has(attr::kDimensions)) {
-    return NoForm(
-        "the tuple form of all-to-all (no split dimension) has no "
-        "StableHLO form");
+// The tuple form of all-to-all (no dimension): operand j goes to
+// participant j. Stacked along a new major dimension it is the array form
+// splitting and concatenating that dimension; the result is unstacked.
+absl::StatusOr<Value> EmitTupleAllToAll(FunctionEmitter& e,
+                                        const Instruction& i) {
+  int64_t n = i.operand_count();
+  const Shape& piece = i.operand(0)->shape();
+  for (int64_t k = 0; k < n; ++k) {
+    if (!i.operand(k)->shape().SameDimensionsAndType(piece)) {
+      return NoForm(
+          "a tuple all-to-all of unlike operands has no StableHLO "
+          "form");
+    }
   }
+  if (GroupSize(i) != n || !piece.is_static()) {
+    return NoForm(
+        "a tuple all-to-all whose operand count is not the group "
+        "size has no StableHLO form");
+  }
+  std::vector<int64_t> one = piece.dimensions();
+  one.insert(one.begin(), 1);
+  std::vector<int64_t> all = piece.dimensions();
+  all.insert(all.begin(), n);
+  Shape one_shape = Shape::Array(piece.element_type(), one);
+  Shape all_shape = Shape::Array(piece.element_type(), all);
+  std::vector<Value> rows;
+  for (int64_t k = 0; k < n; ++k) {
+    absl::StatusOr<std::vector<Value>> row =
+        e.Emit(Op{"stablehlo.reshape", {e.Operand(i, k)}, "", {}, {one_shape}},
+               i.name());
+    if (!row.ok()) return row.status();
+    rows.push_back((*row)[0]);
+  }
+  absl::StatusOr<std::vector<Value>> stacked = e.Emit(
+      Op{"stablehlo.concatenate", rows, "dimension = 0 : i64", {}, {all_shape}},
+      i.name());
+  if (!stacked.ok()) return stacked.status();
+  absl::StatusOr<std::vector<Value>> exchanged = e.Emit(
+      Op{"stablehlo.all_to_all",
+         *stacked,
+         absl::StrCat("split_dimension = 0 : i64, concat_dimension = 0 : i64, "
+                      "split_count = ",
+                      n, " : i64, ", CollectiveAttrs(i, true, true)),
+         {},
+         {all_shape}},
+      i.name());
+  if (!exchanged.ok()) return exchanged.status();
+  std::vector<Value> elements;
+  for (int64_t k = 0; k < n; ++k) {
+    std::vector<int64_t> start(all.size(), 0), limit = all,
+                                               strides(all.size(), 1);
+    start[0] = k;
+    limit[0] = k + 1;
+    absl::StatusOr<std::vector<Value>> row =
+        e.Emit(Op{"stablehlo.slice",
+                  *exchanged,
+                  absl::StrCat("start_indices = ", I64Array(start),
+                               ", limit_indices = ", I64Array(limit),
+                               ", strides = ", I64Array(strides)),
+                  {},
+                  {one_shape}},
+               i.name());
+    if (!row.ok()) return row.status();
+    absl::StatusOr<std::vector<Value>> element =
+        e.Emit(Op{"stablehlo.reshape", *row, "", {}, {piece}}, i.name());
+    if (!element.ok()) return element.status();
+    elements.push_back((*element)[0]);
+  }
+  return KnownTuple(std::move(elements));
+}
+
+absl::StatusOr<Value> EmitAllToAll(FunctionEmitter& e, const Instruction& i) {
+  if (!i.attrs().Has(attr::kDimensions)) return EmitTupleAllToAll(e, i);
   absl::StatusOr<int64_t> dim = OneDimension(i);
   if (!dim.ok()) return dim.status();
   return EmitSimple(e, i, "stablehlo.all_to_all",
