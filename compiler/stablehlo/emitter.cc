@@ -236,10 +236,15 @@ absl::StatusOr<std::string> FunctionEmitter::Nested(
 }
 
 absl::StatusOr<std::string> FunctionEmitter::Region(
-    const Computation& computation) {
+    const Computation& computation, const std::vector<Shape>& extra) {
   std::vector<Value> params, leaves;
   absl::Status bound = BindParameters(computation, &params, &leaves);
   if (!bound.ok()) return bound;
+  for (const Shape& shape : extra) {
+    absl::StatusOr<Value> leaf = Leaf(Fresh("unused"), shape);
+    if (!leaf.ok()) return leaf.status();
+    leaves.push_back(*std::move(leaf));
+  }
   std::vector<std::string> args;
   for (const Value& leaf : leaves) {
     args.push_back(absl::StrCat(leaf.ssa, ": ", leaf.type));

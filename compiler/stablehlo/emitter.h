@@ -82,7 +82,10 @@ class FunctionEmitter {
                                absl::string_view hint);
 
   // A region "{ ^bb0(leaves of the parameters): ... stablehlo.return }".
-  absl::StatusOr<std::string> Region(const Computation& computation);
+  // `extra` block arguments follow, unused by the body (topk's sort takes
+  // the indices beside a comparator of values).
+  absl::StatusOr<std::string> Region(const Computation& computation,
+                                     const std::vector<Shape>& extra = {});
   // A region without block arguments whose parameters are `params`
   // (values of the enclosing region), as stablehlo.if/case take them.
   absl::StatusOr<std::string> CapturingRegion(const Computation& computation,
@@ -96,6 +99,9 @@ class FunctionEmitter {
   // Writes `terminator` ("stablehlo.return", "func.return") returning the
   // leaves of `root`.
   absl::Status Return(const Value& root, absl::string_view terminator);
+
+  // The indentation of the current line.
+  std::string Indent() const { return std::string(2 * indent_, ' '); }
 
   // A fresh SSA name "%hint" (or "%hint_N") unique in this function.
   std::string Fresh(absl::string_view hint);
@@ -111,7 +117,6 @@ class FunctionEmitter {
 
  private:
   absl::Status EmitInstruction(const Instruction& instruction);
-  std::string Indent() const { return std::string(2 * indent_, ' '); }
   // Emits `computation` into a separate buffer one level deeper.
   absl::StatusOr<std::string> Nested(const Computation& computation,
                                      const std::vector<Value>& params,

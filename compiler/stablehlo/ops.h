@@ -18,7 +18,7 @@ void AddElementwiseHandlers(HandlerTable* table);
 // constant, iota, broadcast, reshape, transpose, slices, pad, concatenate,
 // gather, scatter, dynamic shapes.
 void AddDataHandlers(HandlerTable* table);
-// reduce, reduce-window, select-and-scatter, sort, map, topk, dot,
+// reduce, reduce-window, select-and-scatter, sort, map, topk (as a sort), dot,
 // convolution, fft, linalg, batch norm, rng.
 void AddComputeHandlers(HandlerTable* table);
 // tuple, get-tuple-element, call, fusion, while, conditional, custom-call,

@@ -1,5 +1,6 @@
 // Ops with a reducer or comparator region: reduce, reduce-window,
-// select-and-scatter, sort, map; and topk (chlo.top_k).
+// select-and-scatter, sort, map; and topk (a sort and a slice).
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -117,16 +118,84 @@ absl::StatusOr<Value> EmitMap(FunctionEmitter& e, const Instruction& i) {
                     {*std::move(region)});
 }
 
+// A comparator region of two values (and two unused indices): `direction`
+// in total order for floats, by sign for integers.
+absl::StatusOr<std::string> OrderRegion(FunctionEmitter& e, const Shape& scalar,
+                                        absl::string_view direction) {
+  absl::StatusOr<std::string> type = TypeString(scalar);
+  if (!type.ok()) return type.status();
+  const ElementTypeInfo& info = GetElementTypeInfo(scalar.element_type());
+  const char* compare_type = info.kind == TypeKind::kFloat    ? "TOTALORDER"
+                             : info.kind == TypeKind::kSigned ? "SIGNED"
+                                                              : "UNSIGNED";
+  std::string a = e.Fresh("lhs"), b = e.Fresh("rhs"), c = e.Fresh("order");
+  std::string inner = e.Indent() + "  ";
+  return absl::StrCat(
+      "{\n", e.Indent(), "^bb0(", a, ": ", *type, ", ", b, ": ", *type, ", ",
+      e.Fresh("lhs_index"), ": tensor<i32>, ", e.Fresh("rhs_index"),
+      ": tensor<i32>):\n", inner, c, " = \"stablehlo.compare\"(", a, ", ", b,
+      ") {comparison_direction = #stablehlo<comparison_direction ", direction,
+      ">, compare_type = #stablehlo<comparison_type ", compare_type, ">} : (",
+      *type, ", ", *type, ") -> tensor<i1>\n", inner, "\"stablehlo.return\"(",
+      c, ") : (tensor<i1>) -> ()\n", e.Indent(), "}");
+}
+
+// topk as a stable sort of (values, iota) along the last dimension, by the
+// comparator or by total order (descending for the largest), and a slice
+// of the first k: the lower index first among equals, as the spec says.
 absl::StatusOr<Value> EmitTopK(FunctionEmitter& e, const Instruction& i) {
   const int64_t* k = i.attrs().Get<int64_t>(attr::kK);
   const bool* largest = i.attrs().Get<bool>(attr::kLargest);
-  if (k == nullptr) return NoForm("topk without k");
-  if (largest != nullptr && !*largest) {
-    return NoForm(
-        "chlo.top_k takes the largest elements only "
-        "(largest=false has no StableHLO form)");
+  const Shape& operand = i.operand(0)->shape();
+  if (k == nullptr || operand.rank() == 0 || !operand.is_static()) {
+    return NoForm("topk needs k and a static operand of rank >= 1");
   }
-  return EmitSimple(e, i, "chlo.top_k", absl::StrCat("k = ", *k, " : i64"));
+  int64_t last = operand.rank() - 1;
+  Shape scalar = Shape::Scalar(operand.element_type());
+  Shape index_shape = Shape::Array(ElementType::kS32, operand.dimensions());
+  Computation* const* comparator = i.attrs().Get<Computation*>(attr::kToApply);
+  absl::StatusOr<std::string> region =
+      comparator != nullptr
+          ? e.Region(**comparator, {Shape::Scalar(ElementType::kS32),
+                                    Shape::Scalar(ElementType::kS32)})
+          : OrderRegion(e, scalar, largest && !*largest ? "LT" : "GT");
+  if (!region.ok()) return region.status();
+  absl::StatusOr<std::vector<Value>> iota =
+      e.Emit(Op{"stablehlo.iota",
+                {},
+                absl::StrCat("iota_dimension = ", last, " : i64"),
+                {},
+                {index_shape}},
+             i.name());
+  if (!iota.ok()) return iota.status();
+  absl::StatusOr<std::vector<Value>> sorted =
+      e.Emit(Op{"stablehlo.sort",
+                {e.Operand(i, 0), (*iota)[0]},
+                absl::StrCat("dimension = ", last, " : i64, is_stable = true"),
+                {*std::move(region)},
+                {operand, index_shape}},
+             i.name());
+  if (!sorted.ok()) return sorted.status();
+  std::vector<int64_t> start(operand.rank(), 0), limit = operand.dimensions(),
+                                                 strides(operand.rank(), 1);
+  limit[last] = std::min(*k, limit[last]);
+  std::vector<Value> results;
+  for (const Value& column : *sorted) {
+    Shape shape = column.shape;
+    shape.set_dimension(last, limit[last]);
+    absl::StatusOr<std::vector<Value>> sliced =
+        e.Emit(Op{"stablehlo.slice",
+                  {column},
+                  absl::StrCat("start_indices = ", I64Array(start),
+                               ", limit_indices = ", I64Array(limit),
+                               ", strides = ", I64Array(strides)),
+                  {},
+                  {shape}},
+               i.name());
+    if (!sliced.ok()) return sliced.status();
+    results.push_back((*sliced)[0]);
+  }
+  return KnownTuple(std::move(results));
 }
 
 }  // namespace
