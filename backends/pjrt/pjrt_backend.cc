@@ -1,5 +1,6 @@
 #include "backends/pjrt/pjrt_backend.h"
 
+#include <future>
 #include <memory>
 #include <string>
 #include <utility>
@@ -118,6 +119,39 @@ class PjrtExecutable : public Executable {
     return results;
   }
 
+  // On PluginBuffers (one device, array parameters, a root that is an
+  // array or a tuple of arrays): executes in device memory, and the
+  // results stay there. Anything else goes through the host (Run).
+  std::future<ExecuteResult> Execute(absl::Span<DeviceBuffer* const> arguments,
+                                     const ExecuteOptions& options) override {
+    std::vector<PluginBuffer*> buffers;
+    for (DeviceBuffer* argument : arguments) {
+      auto* buffer = dynamic_cast<PluginBuffer*>(argument);
+      if (buffer == nullptr) break;
+      buffers.push_back(buffer);
+    }
+    if (buffers.size() != arguments.size() || device_count() != 1 ||
+        options.rng_seed.has_value() || !FlatRoot()) {
+      return Executable::Execute(arguments, options);
+    }
+    std::promise<ExecuteResult> promise;
+    if (absl::Status s = CheckDonations(arguments, options); !s.ok()) {
+      promise.set_value(s);
+      return promise.get_future();
+    }
+    absl::StatusOr<std::vector<std::unique_ptr<PluginBuffer>>> results =
+        program_->ExecuteBuffers(buffers, result_leaves_);
+    for (int64_t index : options.donated) buffers[index]->Delete();
+    if (!results.ok()) {
+      promise.set_value(results.status());
+    } else {
+      std::vector<std::unique_ptr<DeviceBuffer>> outputs;
+      for (auto& result : *results) outputs.push_back(std::move(result));
+      promise.set_value(std::move(outputs));
+    }
+    return promise.get_future();
+  }
+
   absl::StatusOr<std::string> Emit(absl::string_view what) const override {
     if (what == "stablehlo" || what == "mlir") return mlir_;
     return absl::InvalidArgumentError(absl::StrCat(
@@ -126,6 +160,16 @@ class PjrtExecutable : public Executable {
   }
 
  private:
+  // The root is an array or a tuple of arrays: its leaves are the
+  // ExecuteResult's buffers.
+  bool FlatRoot() const {
+    if (!result_shape_.IsTuple()) return true;
+    for (const Shape& element : result_shape_.tuple_shapes()) {
+      if (element.IsTuple()) return false;
+    }
+    return true;
+  }
+
   std::unique_ptr<Program> program_;
   Shape result_shape_;
   std::vector<Shape> result_leaves_;
@@ -159,6 +203,25 @@ absl::StatusOr<BackendArgument> ParseBackendArgument(
     result.options.push_back(std::move(option));
   }
   return result;
+}
+
+absl::StatusOr<std::unique_ptr<DeviceBuffer>> PjrtBackend::TransferToDevice(
+    Literal value, int64_t device) {
+  if (value.shape().IsTuple()) {
+    return Backend::TransferToDevice(std::move(value), device);
+  }
+  absl::StatusOr<std::unique_ptr<PluginBuffer>> buffer =
+      plugin_->ToDevice(value, device);
+  if (!buffer.ok()) return buffer.status();
+  return std::unique_ptr<DeviceBuffer>(*std::move(buffer));
+}
+
+absl::StatusOr<Literal> PjrtBackend::TransferToHost(
+    const DeviceBuffer& buffer) {
+  if (const auto* on_device = dynamic_cast<const PluginBuffer*>(&buffer)) {
+    return on_device->ToLiteral();
+  }
+  return Backend::TransferToHost(buffer);
 }
 
 bool PjrtBackend::Supports(Opcode opcode, ElementType type) const {

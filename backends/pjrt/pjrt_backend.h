@@ -47,6 +47,11 @@ class PjrtBackend : public Backend {
   // The exporter legalizes client form itself.
   bool accepts_client_form() const override { return true; }
   std::vector<Device> Devices() const override { return plugin_->Devices(); }
+  // Arrays go into the plugin's device memory (PluginBuffer), so that
+  // executions on them (kiln bench) copy nothing; tuples stay on the host.
+  absl::StatusOr<std::unique_ptr<DeviceBuffer>> TransferToDevice(
+      Literal value, int64_t device = 0) override;
+  absl::StatusOr<Literal> TransferToHost(const DeviceBuffer& buffer) override;
   absl::StatusOr<std::unique_ptr<Executable>> Compile(
       const Module& module, const CompileOptions& options) override;
 

@@ -94,6 +94,43 @@ ENTRY e {
                                  "{{11, 33}, {22, 44}})"));
 }
 
+TEST(PjrtBackendTest, ExecutesOnDeviceBuffers) {
+  KILN_REQUIRE_XLA_CPU_PLUGIN();
+  std::unique_ptr<Backend> backend = XlaCpu();
+  ASSERT_NE(backend, nullptr);
+  absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(R"(
+HloModule m
+ENTRY e {
+  a = s32[3] parameter(0)
+  b = s32[3] parameter(1)
+  s = s32[3] add(a, b)
+  ROOT r = (s32[3], s32[3]) tuple(s, a)
+})");
+  ASSERT_TRUE(module.ok()) << module.status();
+  auto executable = backend->Compile(**module, {});
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  auto a = backend->TransferToDevice(Parse("s32[3] {1, 2, 3}"));
+  auto b = backend->TransferToDevice(Parse("s32[3] {10, 20, 30}"));
+  ASSERT_TRUE(a.ok() && b.ok());
+  // Not host buffers: the values live in the plugin's memory.
+  EXPECT_EQ(dynamic_cast<HostBuffer*>(a->get()), nullptr);
+  std::vector<DeviceBuffer*> arguments = {a->get(), b->get()};
+  ExecuteOptions options;
+  options.donated = {1};
+  ExecuteResult result = (*executable)->Execute(arguments, options).get();
+  ASSERT_TRUE(result.ok()) << result.status();
+  ASSERT_EQ(result->size(), 2u);
+  auto sum = backend->TransferToHost(*(*result)[0]);
+  ASSERT_TRUE(sum.ok()) << sum.status();
+  EXPECT_EQ(*sum, Parse("s32[3] {11, 22, 33}"));
+  auto same = backend->TransferToHost(*(*result)[1]);
+  ASSERT_TRUE(same.ok()) << same.status();
+  EXPECT_EQ(*same, Parse("s32[3] {1, 2, 3}"));
+  EXPECT_FALSE((*a)->is_deleted());
+  EXPECT_TRUE((*b)->is_deleted());
+  EXPECT_FALSE(backend->TransferToHost(**b).ok());
+}
+
 TEST(PjrtBackendTest, WrongArgumentShapeIsAnError) {
   KILN_REQUIRE_XLA_CPU_PLUGIN();
   std::unique_ptr<Backend> backend = XlaCpu();

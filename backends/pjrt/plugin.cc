@@ -192,6 +192,20 @@ class LoadedPlugin : public Plugin {
     return internal::CompileProgram(api_, client_, mlir, replicas, partitions);
   }
 
+  absl::StatusOr<std::unique_ptr<PluginBuffer>> ToDevice(
+      const Literal& value, int64_t device) override {
+    if (device < 0 || device >= static_cast<int64_t>(devices_.size())) {
+      return absl::InvalidArgumentError(absl::StrCat("pjrt: no device ", device,
+                                                     " (the client has ",
+                                                     devices_.size(), ")"));
+    }
+    absl::StatusOr<PJRT_Buffer*> buffer =
+        internal::HostToDevice(api_, client_, value, devices_[device]);
+    if (!buffer.ok()) return buffer.status();
+    return std::unique_ptr<PluginBuffer>(std::make_unique<internal::PjrtBuffer>(
+        api_, *buffer, value.shape(), device));
+  }
+
   std::optional<bool> CachedSupport(const std::string& key) const override {
     absl::MutexLock lock(&mutex_);
     auto it = supports_.find(key);

@@ -43,6 +43,16 @@ std::string BuiltApiVersion();
 // strings.
 using PluginOptions = std::vector<std::pair<std::string, std::string>>;
 
+// A value in the memory of one of the plugin's devices (a PJRT buffer):
+// what the pjrt backend's TransferToDevice makes, so that `kiln bench`
+// times executions, not argument copies.
+class PluginBuffer : public DeviceBuffer {
+ public:
+  virtual absl::StatusOr<Literal> ToLiteral() const = 0;
+  // Frees the device memory (a donation); the buffer is deleted afterwards.
+  virtual void Delete() = 0;
+};
+
 // One compiled program on the plugin's devices.
 class Program {
  public:
@@ -54,6 +64,11 @@ class Program {
   virtual absl::StatusOr<std::vector<std::vector<Literal>>> Execute(
       const std::vector<std::vector<const Literal*>>& arguments,
       absl::Span<const Shape> outputs) = 0;
+  // Runs a one-device program on buffers of Plugin::ToDevice (the entry
+  // parameters' array leaves) and returns the result leaves as buffers.
+  virtual absl::StatusOr<std::vector<std::unique_ptr<PluginBuffer>>>
+  ExecuteBuffers(absl::Span<PluginBuffer* const> arguments,
+                 absl::Span<const Shape> outputs) = 0;
 };
 
 class Plugin {
@@ -82,6 +97,10 @@ class Plugin {
   // run it here, which is no fault of the plugin).
   virtual absl::StatusOr<std::unique_ptr<Program>> Compile(
       const std::string& mlir, int64_t replicas, int64_t partitions) = 0;
+
+  // Copies a static array to the client's addressable device `device`.
+  virtual absl::StatusOr<std::unique_ptr<PluginBuffer>> ToDevice(
+      const Literal& value, int64_t device) = 0;
 
   // Whether the plugin has a buffer type for `type` (false for element
   // types PJRT cannot name: s1, u1, f6*).

@@ -52,6 +52,99 @@ std::string EncodeCompileOptions(int64_t replicas, int64_t partitions) {
 }
 
 #if KILN_HAVE_PJRT_C_API
+
+absl::StatusOr<PJRT_Buffer*> HostToDevice(const PJRT_Api* api,
+                                          PJRT_Client* client,
+                                          const Literal& value,
+                                          PJRT_Device* device) {
+  const Shape& shape = value.shape();
+  std::optional<PJRT_Buffer_Type> type = BufferType(shape.element_type());
+  if (!shape.IsArray() || !type.has_value()) {
+    return absl::UnimplementedError(
+        absl::StrCat("pjrt: no PJRT buffer type for ", shape.ToString(false)));
+  }
+  if (!shape.is_static() || value.has_dynamic_sizes()) {
+    return absl::UnimplementedError(
+        absl::StrCat("pjrt: dynamic shapes are not transferred (",
+                     shape.ToString(false), ")"));
+  }
+  // The literal's storage: dense, row major (its dimensions' order), one
+  // element in storage_bytes bytes; the device picks its own layout.
+  static const uint8_t kEmpty = 0;
+  PJRT_Client_BufferFromHostBuffer_Args args =
+      KILN_PJRT_ARGS(PJRT_Client_BufferFromHostBuffer_Args);
+  args.client = client;
+  args.data = value.data().empty() ? &kEmpty : value.data().data();
+  args.type = *type;
+  args.dims = shape.dimensions().data();
+  args.num_dims = shape.dimensions().size();
+  args.host_buffer_semantics =
+      PJRT_HostBufferSemantics_kImmutableUntilTransferCompletes;
+  args.device = device;
+  if (absl::Status s =
+          ToStatus(api, api->PJRT_Client_BufferFromHostBuffer(&args),
+                   "transfer to device");
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = AwaitAndDestroy(api, args.done_with_host_buffer,
+                                       "transfer to device");
+      !s.ok()) {
+    DestroyBuffer(api, args.buffer);
+    return s;
+  }
+  return args.buffer;
+}
+
+absl::StatusOr<Literal> DeviceToHost(const PJRT_Api* api, PJRT_Buffer* buffer,
+                                     const Shape& shape) {
+  absl::StatusOr<Literal> value = Literal::CreateForOverwrite(shape);
+  if (!value.ok()) return value.status();
+  // Row major: minor_to_major = rank-1, ..., 0, no tiles.
+  std::vector<int64_t> minor_to_major(shape.rank());
+  std::iota(minor_to_major.rbegin(), minor_to_major.rend(), 0);
+  PJRT_Buffer_MemoryLayout layout = KILN_PJRT_ARGS(PJRT_Buffer_MemoryLayout);
+  layout.type = PJRT_Buffer_MemoryLayout_Type_Tiled;
+  layout.tiled = KILN_PJRT_ARGS(PJRT_Buffer_MemoryLayout_Tiled);
+  layout.tiled.minor_to_major = minor_to_major.data();
+  layout.tiled.minor_to_major_size = minor_to_major.size();
+  PJRT_Buffer_ToHostBuffer_Args args =
+      KILN_PJRT_ARGS(PJRT_Buffer_ToHostBuffer_Args);
+  args.src = buffer;
+  args.host_layout = &layout;
+  // First ask for the size, which must be the literal's.
+  if (absl::Status s = ToStatus(api, api->PJRT_Buffer_ToHostBuffer(&args),
+                                "transfer to host");
+      !s.ok()) {
+    return s;
+  }
+  if (args.dst_size != value->data().size()) {
+    return absl::InternalError(
+        absl::StrCat("pjrt: the plugin's result takes ", args.dst_size,
+                     " bytes on the host; ", shape.ToString(false), " takes ",
+                     value->data().size()));
+  }
+  if (args.dst_size == 0) return value;
+  args.dst = value->mutable_data().data();
+  if (absl::Status s = ToStatus(api, api->PJRT_Buffer_ToHostBuffer(&args),
+                                "transfer to host");
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = AwaitAndDestroy(api, args.event, "transfer to host");
+      !s.ok()) {
+    return s;
+  }
+  return value;
+}
+
+absl::StatusOr<Literal> PjrtBuffer::ToLiteral() const {
+  if (buffer_ == nullptr) {
+    return absl::InvalidArgumentError("pjrt: the buffer was donated");
+  }
+  return DeviceToHost(api_, buffer_, shape_);
+}
+
 namespace {
 
 // Owns PJRT buffers (one list per device) and destroys them.
@@ -113,7 +206,7 @@ class LoadedProgram : public Program {
       }
       for (size_t i = 0; i < num_args; ++i) {
         absl::StatusOr<PJRT_Buffer*> buffer =
-            ToDevice(*arguments[d][i], devices_[d]);
+            HostToDevice(api_, client_, *arguments[d][i], devices_[d]);
         if (!buffer.ok()) {
           return absl::Status(
               buffer.status().code(),
@@ -150,7 +243,8 @@ class LoadedProgram : public Program {
     std::vector<std::vector<Literal>> values(devices);
     for (size_t d = 0; d < devices; ++d) {
       for (size_t i = 0; i < num_outputs_; ++i) {
-        absl::StatusOr<Literal> value = ToHost(results[d][i], outputs[i]);
+        absl::StatusOr<Literal> value =
+            DeviceToHost(api_, results[d][i], outputs[i]);
         if (!value.ok()) return value.status();
         values[d].push_back(*std::move(value));
       }
@@ -158,89 +252,57 @@ class LoadedProgram : public Program {
     return values;
   }
 
- private:
-  absl::StatusOr<PJRT_Buffer*> ToDevice(const Literal& value,
-                                        PJRT_Device* device) {
-    const Shape& shape = value.shape();
-    std::optional<PJRT_Buffer_Type> type = BufferType(shape.element_type());
-    if (!shape.IsArray() || !type.has_value()) {
+  absl::StatusOr<std::vector<std::unique_ptr<PluginBuffer>>> ExecuteBuffers(
+      absl::Span<PluginBuffer* const> arguments,
+      absl::Span<const Shape> outputs) override {
+    if (devices_.size() != 1) {
       return absl::UnimplementedError(absl::StrCat(
-          "pjrt: no PJRT buffer type for ", shape.ToString(false)));
+          "pjrt: buffers run programs of one device; this one runs on ",
+          devices_.size()));
     }
-    if (!shape.is_static() || value.has_dynamic_sizes()) {
-      return absl::UnimplementedError(
-          absl::StrCat("pjrt: dynamic shapes are not transferred (",
-                       shape.ToString(false), ")"));
+    if (outputs.size() != num_outputs_) {
+      return absl::InternalError(absl::StrCat(
+          "pjrt: the plugin's executable has ", num_outputs_,
+          " outputs; the module's root has ", outputs.size(), " arrays"));
     }
-    // The literal's storage: dense, row major (its dimensions' order), one
-    // element in storage_bytes bytes; the device picks its own layout.
-    static const uint8_t kEmpty = 0;
-    PJRT_Client_BufferFromHostBuffer_Args args =
-        KILN_PJRT_ARGS(PJRT_Client_BufferFromHostBuffer_Args);
-    args.client = client_;
-    args.data = value.data().empty() ? &kEmpty : value.data().data();
-    args.type = *type;
-    args.dims = shape.dimensions().data();
-    args.num_dims = shape.dimensions().size();
-    args.host_buffer_semantics =
-        PJRT_HostBufferSemantics_kImmutableUntilTransferCompletes;
-    args.device = device;
-    if (absl::Status s =
-            ToStatus(api_, api_->PJRT_Client_BufferFromHostBuffer(&args),
-                     "transfer to device");
-        !s.ok()) {
-      return s;
+    std::vector<PJRT_Buffer*> inputs;
+    for (size_t i = 0; i < arguments.size(); ++i) {
+      auto* buffer = dynamic_cast<PjrtBuffer*>(arguments[i]);
+      if (buffer == nullptr || buffer->is_deleted()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "argument ", i, " is not a live buffer of this plugin"));
+      }
+      inputs.push_back(buffer->buffer());
     }
-    if (absl::Status s = AwaitAndDestroy(api_, args.done_with_host_buffer,
-                                         "transfer to device");
-        !s.ok()) {
-      DestroyBuffer(api_, args.buffer);
-      return s;
+    BufferLists results(api_, 1, num_outputs_);
+    PJRT_Buffer* const* argument_list = inputs.data();
+    PJRT_Buffer** output_list = results[0].data();
+    PJRT_Event* done = nullptr;
+    PJRT_ExecuteOptions options = KILN_PJRT_ARGS(PJRT_ExecuteOptions);
+    PJRT_LoadedExecutable_Execute_Args execute =
+        KILN_PJRT_ARGS(PJRT_LoadedExecutable_Execute_Args);
+    execute.executable = executable_;
+    execute.options = &options;
+    execute.argument_lists = &argument_list;
+    execute.num_devices = 1;
+    execute.num_args = inputs.size();
+    execute.output_lists = &output_list;
+    execute.device_complete_events = &done;
+    absl::Status status = ToStatus(
+        api_, api_->PJRT_LoadedExecutable_Execute(&execute), "execute");
+    absl::Status awaited = AwaitAndDestroy(api_, done, "execute");
+    if (status.ok()) status = awaited;
+    if (!status.ok()) return status;
+    std::vector<std::unique_ptr<PluginBuffer>> buffers;
+    for (size_t i = 0; i < num_outputs_; ++i) {
+      buffers.push_back(
+          std::make_unique<PjrtBuffer>(api_, results[0][i], outputs[i], 0));
+      results[0][i] = nullptr;  // Owned by the PjrtBuffer now.
     }
-    return args.buffer;
+    return buffers;
   }
 
-  absl::StatusOr<Literal> ToHost(PJRT_Buffer* buffer, const Shape& shape) {
-    absl::StatusOr<Literal> value = Literal::CreateForOverwrite(shape);
-    if (!value.ok()) return value.status();
-    // Row major: minor_to_major = rank-1, ..., 0, no tiles.
-    std::vector<int64_t> minor_to_major(shape.rank());
-    std::iota(minor_to_major.rbegin(), minor_to_major.rend(), 0);
-    PJRT_Buffer_MemoryLayout layout = KILN_PJRT_ARGS(PJRT_Buffer_MemoryLayout);
-    layout.type = PJRT_Buffer_MemoryLayout_Type_Tiled;
-    layout.tiled = KILN_PJRT_ARGS(PJRT_Buffer_MemoryLayout_Tiled);
-    layout.tiled.minor_to_major = minor_to_major.data();
-    layout.tiled.minor_to_major_size = minor_to_major.size();
-    PJRT_Buffer_ToHostBuffer_Args args =
-        KILN_PJRT_ARGS(PJRT_Buffer_ToHostBuffer_Args);
-    args.src = buffer;
-    args.host_layout = &layout;
-    // First ask for the size, which must be the literal's.
-    if (absl::Status s = ToStatus(api_, api_->PJRT_Buffer_ToHostBuffer(&args),
-                                  "transfer to host");
-        !s.ok()) {
-      return s;
-    }
-    if (args.dst_size != value->data().size()) {
-      return absl::InternalError(
-          absl::StrCat("pjrt: the plugin's result takes ", args.dst_size,
-                       " bytes on the host; ", shape.ToString(false), " takes ",
-                       value->data().size()));
-    }
-    if (args.dst_size == 0) return value;
-    args.dst = value->mutable_data().data();
-    if (absl::Status s = ToStatus(api_, api_->PJRT_Buffer_ToHostBuffer(&args),
-                                  "transfer to host");
-        !s.ok()) {
-      return s;
-    }
-    if (absl::Status s = AwaitAndDestroy(api_, args.event, "transfer to host");
-        !s.ok()) {
-      return s;
-    }
-    return value;
-  }
-
+ private:
   const PJRT_Api* api_;
   PJRT_Client* client_;
   PJRT_LoadedExecutable* executable_;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "absl/status/statusor.h"
 #include "backends/pjrt/api.h"
@@ -19,6 +20,41 @@ namespace kiln::pjrt::internal {
 std::string EncodeCompileOptions(int64_t replicas, int64_t partitions);
 
 #if KILN_HAVE_PJRT_C_API
+// A PJRT buffer (owned: destroyed with this object or when deleted) with
+// the shape of the value it holds.
+class PjrtBuffer : public PluginBuffer {
+ public:
+  PjrtBuffer(const PJRT_Api* api, PJRT_Buffer* buffer, Shape shape,
+             int64_t device)
+      : api_(api), buffer_(buffer), shape_(std::move(shape)), device_(device) {}
+  ~PjrtBuffer() override { DestroyBuffer(api_, buffer_); }
+  const Shape& shape() const override { return shape_; }
+  int64_t device() const override { return device_; }
+  bool is_deleted() const override { return buffer_ == nullptr; }
+  absl::StatusOr<Literal> ToLiteral() const override;
+  void Delete() override {
+    DestroyBuffer(api_, buffer_);
+    buffer_ = nullptr;
+  }
+  PJRT_Buffer* buffer() const { return buffer_; }
+
+ private:
+  const PJRT_Api* api_;
+  PJRT_Buffer* buffer_;
+  Shape shape_;
+  int64_t device_;
+};
+
+// A static array literal into a new buffer on `device` (its storage is
+// dense and row major; the device picks its layout), and back (a row-major
+// host layout is asked for explicitly).
+absl::StatusOr<PJRT_Buffer*> HostToDevice(const PJRT_Api* api,
+                                          PJRT_Client* client,
+                                          const Literal& value,
+                                          PJRT_Device* device);
+absl::StatusOr<Literal> DeviceToHost(const PJRT_Api* api, PJRT_Buffer* buffer,
+                                     const Shape& shape);
+
 // Compiles `mlir` (StableHLO text) on `client`.
 absl::StatusOr<std::unique_ptr<Program>> CompileProgram(const PJRT_Api* api,
                                                         PJRT_Client* client,
