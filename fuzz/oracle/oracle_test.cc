@@ -16,6 +16,7 @@
 #include "compiler/text/printer.h"
 #include "fuzz/generator/generator.h"
 #include "fuzz/oracle/findings.h"
+#include "fuzz/oracle/reduce.h"
 #include "gtest/gtest.h"
 
 namespace kiln::fuzz {
@@ -119,6 +120,40 @@ TEST(OracleTest, WrongBackendIsFoundAndLocalized) {
   EXPECT_EQ(localized->entry()->root()->name(), "a");
   EXPECT_EQ(Signature(OracleKind::kBackend, outcome, localized.get()),
             "backend-wrong-mismatch-add-f32");
+}
+
+TEST(ReduceTest, ShrinksWhileTheSameFindingStays) {
+  absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(R"(HloModule m
+ENTRY e {
+  p0 = f32[3] parameter(0)
+  p1 = f32[3] parameter(1)
+  n = f32[3] negate(p0)
+  a = f32[3] add(n, p1)
+  e = f32[3] exponential(a)
+  m = f32[3] multiply(e, p1)
+  ROOT t = (f32[3], f32[3]) tuple(m, a)
+}
+)");
+  ASSERT_TRUE(module.ok());
+  WrongBackend wrong;
+  const Case c = MakeCase(**module);
+  const Outcome outcome = RunOracle(OracleKind::kBackend, c, &wrong, {});
+  ASSERT_TRUE(outcome.finding());
+  absl::StatusOr<Reduced> reduced =
+      ReduceCase(OracleKind::kBackend, c, &wrong, {}, outcome);
+  ASSERT_TRUE(reduced.ok()) << reduced.status();
+  EXPECT_EQ(reduced->instructions_before, 7);
+  // The first op alone, its operands constants, no parameters left.
+  EXPECT_LE(reduced->instructions_after, 2) << PrintModule(*reduced->module);
+  EXPECT_TRUE(reduced->module->entry()->parameters().empty());
+  Case again;
+  again.module = reduced->module.get();
+  again.arguments = std::move(reduced->arguments);
+  const Outcome still = RunOracle(OracleKind::kBackend, again, &wrong, {});
+  EXPECT_TRUE(still.finding());
+  EXPECT_EQ(still.kind, "mismatch");
+  ReferenceBackend fixed;
+  EXPECT_FALSE(RunOracle(OracleKind::kBackend, again, &fixed, {}).finding());
 }
 
 TEST(OracleTest, WrongPassIsNamed) {

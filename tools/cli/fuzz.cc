@@ -35,6 +35,7 @@
 #include "fuzz/generator/generator.h"
 #include "fuzz/oracle/findings.h"
 #include "fuzz/oracle/oracle.h"
+#include "fuzz/oracle/reduce.h"
 #include "tools/cli/command.h"
 #include "tools/cli/io.h"
 
@@ -59,6 +60,9 @@ ABSL_FLAG(std::string, replay, "",
           "fuzz: re-check the findings under DIR (or one finding folder) "
           "instead of fuzzing");
 ABSL_FLAG(int64_t, max_ops, 5, "fuzz: op steps per generated module");
+ABSL_FLAG(double, reduce_seconds, 20,
+          "fuzz: seconds spent reducing each new finding (0: only move the "
+          "root to the first instruction that fails alone)");
 ABSL_FLAG(bool, print, false,
           "fuzz: print each seed's module and arguments instead of checking");
 ABSL_FLAG(bool, fuzz_child, false,
@@ -161,6 +165,26 @@ void Record(const Settings& settings, Totals& totals, OracleKind kind,
     }
   }
   finding.outcome = outcome;
+  bool known = false;
+  {
+    absl::MutexLock lock(&totals.mutex);
+    known = totals.signatures.count(finding.signature) > 0;
+  }
+  // Only a new signature is worth the reducer's time.
+  const double seconds = absl::GetFlag(FLAGS_reduce_seconds);
+  if (!known && seconds > 0 && kind != OracleKind::kCrash) {
+    Case start;
+    start.module = located != nullptr ? located : c.module;
+    start.arguments = std::move(finding.arguments);
+    absl::StatusOr<fuzz::Reduced> reduced = fuzz::ReduceCase(
+        kind, start, backend, options, outcome, absl::Seconds(seconds));
+    if (reduced.ok()) {
+      finding.module_text = PrintModule(*reduced->module);
+      finding.arguments = std::move(reduced->arguments);
+    } else {
+      finding.arguments = std::move(start.arguments);
+    }
+  }
   bool is_new = false;
   {
     absl::MutexLock lock(&totals.mutex);

@@ -46,7 +46,15 @@ for finding in "${out}"/*; do
   done
   expect_grep '^blamed: test-add-to-subtract$' "${finding}/oracle.txt" \
     "oracle.txt"
+  # Reduced: at most 10 instructions in all.
+  n="$(grep -c ' = ' "${finding}/module.hlo")"
+  ((n <= 10)) || fail "${finding}/module.hlo has ${n} instructions"
 done
+expect_status 0 "kiln reduce a finding" -- "${KILN}" reduce "${finding}"
+expect_grep 'semantic blamed on test-add-to-subtract: [0-9]+ -> [0-9]+ instructions' \
+  "${WORK}/err" "kiln reduce"
+expect_status 1 "reduce what does not fail" -- \
+  "${KILN}" reduce --oracle=pipeline --pipeline=default "${DATA}/good.hlo"
 expect_status 1 "replay still fails" -- "${KILN}" fuzz --replay="${out}"
 expect_grep 'still fails' "${WORK}/out" "replay"
 expect_status 1 "replay.sh" -- env KILN="$(realpath "${KILN}")" "${finding}/replay.sh"

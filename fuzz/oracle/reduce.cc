@@ -1,0 +1,242 @@
+#include "fuzz/oracle/reduce.h"
+
+#include <string>
+#include <utility>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "compiler/evaluator/evaluator.h"
+#include "compiler/ir/computation.h"
+#include "compiler/ir/instruction.h"
+#include "compiler/pass/pass.h"
+#include "compiler/text/parser.h"
+#include "compiler/text/printer.h"
+#include "compiler/verifier/verifier.h"
+#include "re2/re2.h"
+
+namespace kiln::fuzz {
+namespace {
+
+struct State {
+  std::unique_ptr<Module> module;
+  std::vector<std::vector<Literal>> arguments;
+};
+
+std::vector<std::vector<Literal>> CopyArguments(
+    const std::vector<std::vector<Literal>>& arguments) {
+  std::vector<std::vector<Literal>> copy;
+  for (const auto& device : arguments) {
+    copy.emplace_back();
+    for (const Literal& argument : device) copy.back().push_back(argument);
+  }
+  return copy;
+}
+
+void Cleanup(Module& module) {
+  if (std::unique_ptr<Pass> dce = PassRegistry::Global().Create("dce")) {
+    (void)dce->Run(module);
+  }
+}
+
+// The root moved to entry instruction `index` (dead code removed).
+absl::StatusOr<std::unique_ptr<Module>> WithRoot(const Module& module,
+                                                 size_t index) {
+  absl::StatusOr<std::unique_ptr<Module>> copy = CopyModule(module);
+  if (!copy.ok()) return copy.status();
+  Computation* entry = (*copy)->entry();
+  Instruction* root = entry->instructions()[index];
+  entry->set_root(root);
+  if ((*copy)->config().entry_computation_layout) {
+    (*copy)->config().entry_computation_layout->result = root->shape();
+  }
+  Cleanup(**copy);
+  return copy;
+}
+
+// Entry instruction `index` replaced by a constant holding `value`.
+absl::StatusOr<std::unique_ptr<Module>> WithConstant(const Module& module,
+                                                     size_t index,
+                                                     Literal value) {
+  absl::StatusOr<std::unique_ptr<Module>> copy = CopyModule(module);
+  if (!copy.ok()) return copy.status();
+  Computation* entry = (*copy)->entry();
+  Instruction* old = entry->instructions()[index];
+  auto constant = std::make_unique<Instruction>(
+      Opcode::kConstant, old->shape(), absl::StrCat(old->name(), ".value"));
+  constant->set_literal(std::move(value));
+  Instruction* added = entry->AddInstructionBefore(std::move(constant), old);
+  absl::Status replaced = old->ReplaceAllUsesWith(added);
+  if (!replaced.ok()) return replaced;
+  if (entry->root() == old) entry->set_root(added);
+  Cleanup(**copy);
+  return copy;
+}
+
+// The module without entry parameter `number` (which nothing uses): the
+// others are renumbered, through the text (the IR keeps parameters).
+absl::StatusOr<std::unique_ptr<Module>> WithoutParameter(const Module& module,
+                                                         int64_t number) {
+  absl::StatusOr<std::unique_ptr<Module>> copy = CopyModule(module);
+  if (!copy.ok()) return copy.status();
+  (*copy)->config().entry_computation_layout.reset();
+  const std::string text = PrintModule(**copy, ShortParsablePrintOptions());
+  const size_t entry = text.find("\nENTRY ");
+  if (entry == std::string::npos) return absl::NotFoundError("no ENTRY");
+  std::string result = text.substr(0, entry);
+  const std::vector<std::string> lines =
+      absl::StrSplit(absl::string_view(text).substr(entry), '\n');
+  for (const std::string& line : lines) {
+    int64_t n = -1;
+    std::string digits;
+    if (RE2::PartialMatch(line, " parameter\\(([0-9]+)\\)$", &digits) &&
+        absl::SimpleAtoi(digits, &n)) {
+      if (n == number) continue;
+      if (n > number) {
+        std::string renumbered = line;
+        RE2::Replace(&renumbered, " parameter\\([0-9]+\\)$",
+                     absl::StrCat(" parameter(", n - 1, ")"));
+        absl::StrAppend(&result, renumbered, "\n");
+        continue;
+      }
+    }
+    absl::StrAppend(&result, line, "\n");
+  }
+  return ParseModule(result);
+}
+
+bool Same(const Outcome& a, const Outcome& b) {
+  return a.finding() && a.kind == b.kind && a.blamed == b.blamed;
+}
+
+}  // namespace
+
+int64_t InstructionCount(const Module& module) {
+  int64_t count = 0;
+  for (const Computation* computation : module.computations()) {
+    count += computation->instruction_count();
+  }
+  return count;
+}
+
+absl::StatusOr<Reduced> ReduceCase(OracleKind kind, const Case& c,
+                                   Backend* backend,
+                                   const OracleOptions& options,
+                                   const Outcome& outcome,
+                                   absl::Duration budget) {
+  const absl::Time deadline = absl::Now() + budget;
+  Reduced reduced;
+  absl::StatusOr<std::unique_ptr<Module>> start = CopyModule(*c.module);
+  if (!start.ok()) return start.status();
+  State state{*std::move(start), CopyArguments(c.arguments)};
+  reduced.instructions_before = InstructionCount(*state.module);
+  const bool one_device = state.arguments.size() == 1;
+
+  // Tries `candidate`: kept (and true) when it still fails the same way.
+  auto attempt = [&](absl::StatusOr<std::unique_ptr<Module>> candidate,
+                     std::vector<std::vector<Literal>> arguments,
+                     bool must_shrink) {
+    if (!candidate.ok() || !VerifyModule(**candidate).ok()) return false;
+    if (must_shrink &&
+        InstructionCount(**candidate) >= InstructionCount(*state.module)) {
+      return false;
+    }
+    ++reduced.tried;
+    Case next;
+    next.module = candidate->get();
+    next.arguments = CopyArguments(arguments);
+    if (!Same(RunOracle(kind, next, backend, options), outcome)) return false;
+    state.module = *std::move(candidate);
+    state.arguments = std::move(arguments);
+    ++reduced.kept;
+    return true;
+  };
+
+  bool progress = true;
+  while (progress && absl::Now() < deadline) {
+    progress = false;
+    // 1. An earlier root.
+    {
+      const std::vector<Instruction*> order =
+          state.module->entry()->instructions();
+      for (size_t i = 0; i < order.size() && absl::Now() < deadline; ++i) {
+        const Instruction* x = order[i];
+        if (x == state.module->entry()->root() || !x->shape().IsArray() ||
+            x->opcode() == Opcode::kParameter ||
+            x->opcode() == Opcode::kConstant) {
+          continue;
+        }
+        if (attempt(WithRoot(*state.module, i), CopyArguments(state.arguments),
+                    /*must_shrink=*/true)) {
+          progress = true;
+          break;
+        }
+      }
+    }
+    if (progress) continue;
+    // 2. and 3. Instructions and parameters by their values.
+    if (one_device) {
+      const std::vector<Instruction*> order =
+          state.module->entry()->instructions();
+      for (size_t i = 0; i < order.size() && absl::Now() < deadline; ++i) {
+        const Instruction* x = order[i];
+        if (x == state.module->entry()->root() || !x->shape().IsArray() ||
+            !x->shape().is_static() || x->opcode() == Opcode::kConstant ||
+            x->user_count() == 0) {
+          continue;
+        }
+        Literal value;
+        if (x->opcode() == Opcode::kParameter) {
+          value = state.arguments[0][x->parameter_number()];
+        } else {
+          absl::StatusOr<std::unique_ptr<Module>> probe =
+              WithRoot(*state.module, i);
+          if (!probe.ok()) continue;
+          EvalOptions eval;
+          eval.max_steps = options.max_steps;
+          absl::StatusOr<Literal> evaluated =
+              Evaluate(**probe, state.arguments[0], eval);
+          if (!evaluated.ok()) continue;
+          value = *std::move(evaluated);
+        }
+        // A parameter becomes a constant (then goes, step 4); any other
+        // instruction must take some with it.
+        const bool is_parameter = x->opcode() == Opcode::kParameter;
+        if (attempt(WithConstant(*state.module, i, std::move(value)),
+                    CopyArguments(state.arguments), !is_parameter)) {
+          progress = true;
+          break;
+        }
+      }
+    }
+    if (progress) continue;
+    // 4. Unused parameters.
+    const std::vector<Instruction*>& parameters =
+        state.module->entry()->parameters();
+    for (const Instruction* parameter : parameters) {
+      if (parameter->user_count() > 0 ||
+          parameter == state.module->entry()->root()) {
+        continue;
+      }
+      const int64_t number = parameter->parameter_number();
+      std::vector<std::vector<Literal>> arguments =
+          CopyArguments(state.arguments);
+      for (auto& device : arguments) {
+        if (number < static_cast<int64_t>(device.size())) {
+          device.erase(device.begin() + number);
+        }
+      }
+      if (attempt(WithoutParameter(*state.module, number), std::move(arguments),
+                  /*must_shrink=*/true)) {
+        progress = true;
+        break;
+      }
+    }
+  }
+  reduced.instructions_after = InstructionCount(*state.module);
+  reduced.module = std::move(state.module);
+  reduced.arguments = std::move(state.arguments);
+  return reduced;
+}
+
+}  // namespace kiln::fuzz
