@@ -398,7 +398,11 @@ std::unique_ptr<Module> Localize(OracleKind kind, const Case& c,
 std::string Signature(OracleKind kind, const Outcome& outcome,
                       const Module* localized) {
   std::string where;
-  if (localized != nullptr) {
+  // Wrong values are told apart by the op that computes them; errors by
+  // their message (one broken invariant, whatever op the module ends in).
+  const bool wrong_value =
+      outcome.kind == "mismatch" || outcome.kind == "semantic";
+  if (localized != nullptr && wrong_value) {
     const Instruction* root = localized->entry()->root();
     std::string type(ElementTypeName(root->shape().element_type()));
     if (!root->operands().empty() && root->operand(0)->shape().IsArray()) {

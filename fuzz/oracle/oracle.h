@@ -90,9 +90,10 @@ std::unique_ptr<Module> Localize(OracleKind kind, const Case& c,
                                  const Outcome& outcome);
 
 // The finding's signature, for deduplication: oracle, blamed, kind, and
-// the root op and element type of the localized module, e.g.
-// "backend-cpu-mismatch-exponential-f16"; without a localized module, a
-// hash of the detail's first line with its numbers and names dropped.
+// for wrong values ("mismatch", "semantic") the root op and element type
+// of the localized module, e.g. "backend-cpu-mismatch-exponential-f16";
+// for errors, or without a localized module, a hash of the detail's first
+// line with its locations, names, shapes and numbers dropped.
 // Only [A-Za-z0-9._-]: it names a folder.
 std::string Signature(OracleKind kind, const Outcome& outcome,
                       const Module* localized);
