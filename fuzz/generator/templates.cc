@@ -137,8 +137,8 @@ XlaOp GenDomain(Context& c) {
       ShapeText(c.TypeOf(operand), c.DimsOf(operand)), {operand});
 }
 
-// No target is registered: the oracles that evaluate skip the module; the
-// text round trip and the passes still see it.
+// The target is the identity; fuzz/oracle registers it with the
+// evaluator (elsewhere the module cannot run and its case is skipped).
 XlaOp GenCustomCall(Context& c) {
   XlaOp operand = c.Any(kAnyClass);
   return Instantiate(

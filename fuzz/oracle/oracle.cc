@@ -22,6 +22,21 @@
 namespace kiln::fuzz {
 namespace {
 
+// The custom-call target of generated modules (fuzz/generator/templates.cc):
+// the identity, so the reference evaluator runs them.
+const bool kFuzzTargetRegistered = [] {
+  GlobalCustomCallRegistry().Register(
+      "kiln_fuzz",
+      [](absl::Span<const Literal* const> operands, const Shape&,
+         absl::string_view) -> absl::StatusOr<Literal> {
+        if (operands.empty()) {
+          return absl::InvalidArgumentError("kiln_fuzz takes one operand");
+        }
+        return *operands[0];
+      });
+  return true;
+}();
+
 std::string ResultsText(const std::vector<Literal>& results) {
   std::vector<std::string> lines;
   for (size_t d = 0; d < results.size(); ++d) {

@@ -36,6 +36,7 @@
 #include "fuzz/oracle/findings.h"
 #include "fuzz/oracle/oracle.h"
 #include "fuzz/oracle/reduce.h"
+#include "re2/re2.h"
 #include "tools/cli/command.h"
 #include "tools/cli/io.h"
 
@@ -123,11 +124,13 @@ bool StrictAfterLegalization(const Module& module) {
   return VerifyModule(**copy, strict).ok();
 }
 
+// The reason without locations, instruction names and numbers, cut short:
+// one line per cause in the summary.
 std::string SkipKey(const std::string& reason) {
-  std::string key = reason.substr(0, 60);
-  for (char& ch : key) {
-    if (ch >= '0' && ch <= '9') ch = '#';
-  }
+  std::string key = reason.substr(0, reason.find('\n'));
+  RE2::GlobalReplace(&key, "<input>:[0-9]+:[0-9]+: error: [\\w.-]+: ", "");
+  RE2::GlobalReplace(&key, "[0-9]+", "#");
+  if (key.size() > 100) key.resize(100);
   return key;
 }
 
