@@ -3,6 +3,7 @@
 #include <set>
 #include <utility>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "compiler/evaluator/evaluator.h"
@@ -17,6 +18,7 @@
 #include "compiler/verifier/verifier.h"
 #include "re2/re2.h"
 #include "tools/conform/compare.h"
+#include "tools/conform/exec_backend.h"
 #include "tools/conform/tolerance.h"
 
 namespace kiln::fuzz {
@@ -67,6 +69,14 @@ absl::StatusOr<std::vector<Literal>> Reference(const Module& module,
   }
   return EvaluateReplicated(module, c.arguments, module.config().replica_count,
                             module.config().num_partitions, eval);
+}
+
+// The finding kind of a backend's error: a crashed or hung exec: command
+// is contained and reported as such.
+std::string ErrorKind(const absl::Status& status, const char* otherwise) {
+  if (absl::IsDeadlineExceeded(status)) return "hang";
+  if (absl::IsAborted(status)) return "crash";
+  return otherwise;
 }
 
 // Runs a registered pass on `module`.
@@ -124,14 +134,14 @@ Outcome BackendOracle(const Case& c, Backend* backend,
     if (absl::IsUnimplemented(executable.status())) {
       return Outcome::Skip(std::string(executable.status().message()));
     }
-    return Outcome::Finding("compile-error", name,
-                            std::string(executable.status().message()));
+    return Outcome::Finding(ErrorKind(executable.status(), "compile-error"),
+                            name, std::string(executable.status().message()));
   }
   std::vector<Literal> actual;
   if (Devices(module) == 1) {
     absl::StatusOr<Literal> result = (*executable)->Run(c.arguments[0]);
     if (!result.ok()) {
-      return Outcome::Finding("run-error", name,
+      return Outcome::Finding(ErrorKind(result.status(), "run-error"), name,
                               std::string(result.status().message()));
     }
     actual.push_back(*std::move(result));
@@ -139,7 +149,7 @@ Outcome BackendOracle(const Case& c, Backend* backend,
     absl::StatusOr<std::vector<Literal>> results =
         (*executable)->RunReplicated(c.arguments);
     if (!results.ok()) {
-      return Outcome::Finding("run-error", name,
+      return Outcome::Finding(ErrorKind(results.status(), "run-error"), name,
                               std::string(results.status().message()));
     }
     actual = *std::move(results);
@@ -339,6 +349,17 @@ Outcome Outcome::Finding(std::string kind, std::string blamed,
   outcome.blamed = std::move(blamed);
   outcome.detail = std::move(detail);
   return outcome;
+}
+
+absl::StatusOr<std::unique_ptr<Backend>> CreateBackend(
+    const std::string& spec, double time_limit_seconds) {
+  if (absl::StartsWith(spec, "exec:")) {
+    conform::ExecOptions options;
+    options.command = spec.substr(5);
+    options.time_limit_seconds = time_limit_seconds;
+    return conform::MakeExecBackend(options);
+  }
+  return BackendRegistry::Global().Create(spec);
 }
 
 absl::StatusOr<std::unique_ptr<Module>> CopyModule(const Module& module) {

@@ -47,7 +47,9 @@ struct Outcome {
   enum class Verdict { kPass, kSkip, kFinding };
   Verdict verdict = Verdict::kPass;
   // Finding kind: "mismatch", "compile-error", "run-error", "semantic",
-  // "pass-error", "verify", "roundtrip", "strict", "crash", "hang".
+  // "pass-error", "verify", "roundtrip", "strict", "crash", "hang" (an
+  // exec: backend's command killed by a signal or by the time limit is
+  // "crash" or "hang" too).
   std::string kind;
   // The backend or the pass blamed ("" when none can be).
   std::string blamed;
@@ -76,6 +78,12 @@ struct Case {
 // does.
 Outcome RunOracle(OracleKind kind, const Case& c, Backend* backend,
                   const OracleOptions& options);
+
+// The backend `spec` names: a registered one ("cpu"), or "exec:COMMAND"
+// (the conformance runner's exec: protocol, tools/conform/exec_backend.h),
+// whose every run is stopped after `time_limit_seconds` (<= 0: none).
+absl::StatusOr<std::unique_ptr<Backend>> CreateBackend(
+    const std::string& spec, double time_limit_seconds);
 
 // A copy of `module` through its text (print, parse), or the parse error.
 absl::StatusOr<std::unique_ptr<Module>> CopyModule(const Module& module);

@@ -355,8 +355,8 @@ int Replay(const Settings& settings) {
       ++failing;
       continue;
     }
-    absl::StatusOr<std::unique_ptr<Backend>> backend =
-        BackendRegistry::Global().Create(finding->options.backend);
+    absl::StatusOr<std::unique_ptr<Backend>> backend = fuzz::CreateBackend(
+        finding->options.backend, absl::GetFlag(FLAGS_time_limit));
     Case c;
     c.module = module->get();
     c.arguments = std::move(finding->arguments);
@@ -422,8 +422,8 @@ int RunFuzz(const std::vector<std::string>& args) {
   settings.generator.max_ops = absl::GetFlag(FLAGS_max_ops);
   if (!absl::GetFlag(FLAGS_replay).empty()) return Replay(settings);
   // The backend is created once here to report a bad name early.
-  if (absl::StatusOr<std::unique_ptr<Backend>> probe =
-          BackendRegistry::Global().Create(settings.options.backend);
+  if (absl::StatusOr<std::unique_ptr<Backend>> probe = fuzz::CreateBackend(
+          settings.options.backend, absl::GetFlag(FLAGS_time_limit));
       !probe.ok()) {
     WriteStderr(absl::StrCat("--backend: ", probe.status().message()));
     return kExitUsage;
@@ -436,8 +436,8 @@ int RunFuzz(const std::vector<std::string>& args) {
   const absl::Time start = absl::Now();
   const absl::Time stop = start + absl::GetFlag(FLAGS_time);
   auto worker = [&]() {
-    absl::StatusOr<std::unique_ptr<Backend>> backend =
-        BackendRegistry::Global().Create(settings.options.backend);
+    absl::StatusOr<std::unique_ptr<Backend>> backend = fuzz::CreateBackend(
+        settings.options.backend, absl::GetFlag(FLAGS_time_limit));
     while (absl::Now() < stop) {
       const uint64_t seed = next.fetch_add(1);
       if (seed > settings.last || seed < settings.first) break;

@@ -59,6 +59,17 @@ expect_status 1 "replay still fails" -- "${KILN}" fuzz --replay="${out}"
 expect_grep 'still fails' "${WORK}/out" "replay"
 expect_status 1 "replay.sh" -- env KILN="$(realpath "${KILN}")" "${finding}/replay.sh"
 
+# An exec: backend that crashes or hangs is contained: findings of their
+# own kinds, and the campaign goes on.
+expect_status 1 "crashing exec backend" -- "${KILN}" fuzz --seeds=0..1 \
+  --reduce_seconds=0 --out="${WORK}/exec" --backend='exec:kill -SEGV $$'
+expect_grep '^2 cases, 2 checks, 0 skipped, 2 findings \(1 signatures\)' \
+  "${WORK}/out" "crashing exec backend"
+expect_grep 'backend-exec-crash-' "${WORK}/out" "crash signature"
+expect_status 1 "hanging exec backend" -- "${KILN}" fuzz --seeds=0 \
+  --reduce_seconds=0 --time_limit=1 --backend='exec:sleep 30'
+expect_grep 'backend-exec-hang-' "${WORK}/out" "hang signature"
+
 # The crash oracle runs the case in a child; a clean seed passes.
 expect_status 0 "crash oracle" -- \
   "${KILN}" fuzz --seeds=0..2 --oracle=crash --backend=reference

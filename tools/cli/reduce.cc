@@ -28,6 +28,7 @@ ABSL_DECLARE_FLAG(std::string, pipeline);
 ABSL_DECLARE_FLAG(std::string, oracle);
 ABSL_DECLARE_FLAG(std::string, out);
 ABSL_DECLARE_FLAG(double, reduce_seconds);
+ABSL_DECLARE_FLAG(double, time_limit);
 
 namespace kiln::cli {
 namespace {
@@ -109,7 +110,7 @@ int RunReduce(const std::vector<std::string>& args) {
     arguments = *std::move(random);
   }
   absl::StatusOr<std::unique_ptr<Backend>> backend =
-      BackendRegistry::Global().Create(options.backend);
+      fuzz::CreateBackend(options.backend, absl::GetFlag(FLAGS_time_limit));
   if (kind == OracleKind::kBackend && !backend.ok()) {
     return Fail(std::string(backend.status().message()));
   }
