@@ -110,6 +110,8 @@ struct Totals {
   std::map<std::string, int64_t> skip_reasons;
   fuzzgen::Coverage coverage;
   int64_t generator_rejects = 0;
+  // Seeds whose crash-oracle child found (and wrote) something.
+  int64_t child_findings = 0;
 };
 
 // Whether the module verifies in strict form after broadcast legalization.
@@ -209,7 +211,7 @@ void Record(const Settings& settings, Totals& totals, OracleKind kind,
 
 // The crash oracle: this binary's other oracles on one seed in a child
 // process; a signal or the time limit is the finding.
-Outcome RunChild(const Settings& settings, uint64_t seed) {
+Outcome RunChild(const Settings& settings, uint64_t seed, bool* child_found) {
   std::vector<std::string> args = {
       "kiln",
       "fuzz",
@@ -264,6 +266,8 @@ Outcome RunChild(const Settings& settings, uint64_t seed) {
   if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
     return Outcome::Skip("the child could not start");
   }
+  // Exit status 1: the child's oracles found something (it wrote it).
+  *child_found = WIFEXITED(status) && WEXITSTATUS(status) == kExitFailure;
   return Outcome::Pass();
 }
 
@@ -303,7 +307,12 @@ void RunSeed(const Settings& settings, Totals& totals, Backend* backend,
     ++totals.cases;
   }
   if (settings.crash) {
-    Outcome outcome = RunChild(settings, seed);
+    bool child_found = false;
+    Outcome outcome = RunChild(settings, seed, &child_found);
+    if (child_found) {
+      absl::MutexLock lock(&totals.mutex);
+      ++totals.child_findings;
+    }
     Record(settings, totals, OracleKind::kCrash, c, backend, settings.options,
            seed, outcome);
     return;
@@ -460,6 +469,15 @@ int RunFuzz(const std::vector<std::string>& args) {
   for (const auto& [signature, hits] : totals.signatures) {
     absl::StrAppend(&report, "  ", signature, " x", hits, "\n");
   }
+  if (totals.child_findings > 0) {
+    absl::StrAppend(&report, totals.child_findings,
+                    " seeds with findings of the other oracles (written by "
+                    "the child processes",
+                    settings.out.empty()
+                        ? ": give --out=DIR to keep them"
+                        : absl::StrCat(" under ", settings.out),
+                    ")\n");
+  }
   if (totals.skipped > 0) {
     absl::StrAppend(&report, "skipped because:\n");
     for (const auto& [reason, count] : totals.skip_reasons) {
@@ -471,7 +489,7 @@ int RunFuzz(const std::vector<std::string>& args) {
                     "\n", totals.coverage.Report());
   }
   WriteStdout(report);
-  return totals.findings == 0 ? kExitOk : kExitFailure;
+  return totals.findings + totals.child_findings == 0 ? kExitOk : kExitFailure;
 }
 
 }  // namespace
