@@ -1,5 +1,6 @@
 #include "fuzz/oracle/reduce.h"
 
+#include <functional>
 #include <string>
 #include <utility>
 
@@ -232,6 +233,54 @@ absl::StatusOr<Reduced> ReduceCase(OracleKind kind, const Case& c,
         break;
       }
     }
+  }
+  // 5. Simpler values: each argument and constant all zeros, else each of
+  // its nonzero elements zeroed in turn (small arrays), while it still
+  // fails: what remains are the values the finding needs.
+  auto simplify = [&](Literal& literal, const std::function<bool()>& keeps) {
+    if (!literal.shape().IsArray() || literal.element_count() == 0) return;
+    const Literal original = literal;
+    absl::StatusOr<Literal> zeros = Literal::Create(literal.shape());
+    if (!zeros.ok()) return;
+    if (literal == *zeros) return;
+    literal = *zeros;
+    if (keeps()) return;
+    literal = original;
+    if (literal.element_count() > 64) return;
+    for (int64_t i = 0; i < literal.element_count() && absl::Now() < deadline;
+         ++i) {
+      const uint64_t bits = literal.GetBits(i);
+      if (bits == 0) continue;
+      literal.SetBits(i, 0);
+      if (!keeps()) literal.SetBits(i, bits);
+    }
+  };
+  auto still_fails = [&]() {
+    ++reduced.tried;
+    Case next;
+    next.module = state.module.get();
+    next.arguments = CopyArguments(state.arguments);
+    const bool same = Same(RunOracle(kind, next, backend, options), outcome);
+    reduced.kept += same ? 1 : 0;
+    return same;
+  };
+  for (auto& device : state.arguments) {
+    for (Literal& argument : device) {
+      if (absl::Now() < deadline) simplify(argument, still_fails);
+    }
+  }
+  for (Instruction* instruction : state.module->entry()->instructions()) {
+    if (instruction->opcode() != Opcode::kConstant || absl::Now() >= deadline) {
+      continue;
+    }
+    Literal value = instruction->literal();
+    simplify(value, [&]() {
+      const Literal before = instruction->literal();
+      instruction->set_literal(value);
+      if (still_fails()) return true;
+      instruction->set_literal(before);
+      return false;
+    });
   }
   reduced.instructions_after = InstructionCount(*state.module);
   reduced.module = std::move(state.module);

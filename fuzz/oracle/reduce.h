@@ -5,7 +5,8 @@
 //   2. replace an instruction by a constant holding the value the
 //      reference evaluator gives it (one device), so the ops before it go;
 //   3. replace a parameter by a constant of its argument;
-//   4. drop the parameters nothing uses, and their arguments.
+//   4. drop the parameters nothing uses, and their arguments;
+//   5. zero the arguments and constants, whole or element by element.
 // Steps repeat until none applies or the time budget is spent.
 #ifndef KILN_FUZZ_ORACLE_REDUCE_H_
 #define KILN_FUZZ_ORACLE_REDUCE_H_
