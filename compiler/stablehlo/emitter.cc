@@ -27,6 +27,16 @@ std::string SanitizeName(absl::string_view name) {
   return out;
 }
 
+// A tuple value of `elements` (for Return).
+Value KnownTupleOf(const std::vector<Value>& elements) {
+  Value value;
+  std::vector<Shape> shapes;
+  for (const Value& element : elements) shapes.push_back(element.shape);
+  value.shape = Shape::Tuple(std::move(shapes));
+  value.elements = elements;
+  return value;
+}
+
 std::string Types(const std::vector<Value>& values) {
   std::vector<std::string> types;
   for (const Value& value : values) types.push_back(value.type);
@@ -251,6 +261,34 @@ absl::StatusOr<std::string> FunctionEmitter::Region(
   }
   return Nested(computation, params,
                 absl::StrCat("^bb0(", absl::StrJoin(args, ", "), "):"));
+}
+
+absl::StatusOr<std::string> FunctionEmitter::BuiltRegion(
+    const std::vector<Shape>& arg_shapes,
+    const std::function<absl::StatusOr<std::vector<Value>>(
+        const std::vector<Value>& args)>& body) {
+  std::vector<Value> args;
+  std::vector<std::string> header;
+  for (const Shape& shape : arg_shapes) {
+    absl::StatusOr<Value> arg = Leaf(Fresh("arg"), shape);
+    if (!arg.ok()) return arg.status();
+    header.push_back(absl::StrCat(arg->ssa, ": ", arg->type));
+    args.push_back(*std::move(arg));
+  }
+  std::string text = absl::StrCat("{\n", Indent(), "^bb0(",
+                                  absl::StrJoin(header, ", "), "):\n");
+  std::string* saved = out_;
+  out_ = &text;
+  ++indent_;
+  absl::StatusOr<std::vector<Value>> results = body(args);
+  absl::Status status = results.ok()
+                            ? Return(KnownTupleOf(*results), "stablehlo.return")
+                            : results.status();
+  --indent_;
+  out_ = saved;
+  if (!status.ok()) return status;
+  absl::StrAppend(&text, Indent(), "}");
+  return text;
 }
 
 absl::StatusOr<std::string> FunctionEmitter::CapturingRegion(

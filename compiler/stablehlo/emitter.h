@@ -7,6 +7,7 @@
 #define KILN_COMPILER_STABLEHLO_EMITTER_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -90,6 +91,14 @@ class FunctionEmitter {
   // (values of the enclosing region), as stablehlo.if/case take them.
   absl::StatusOr<std::string> CapturingRegion(const Computation& computation,
                                               const std::vector<Value>& params);
+  // A region built by `body` rather than from a computation: block
+  // arguments of `arg_shapes`, the ops `body` emits (given the arguments),
+  // and a stablehlo.return of what it returns.
+  absl::StatusOr<std::string> BuiltRegion(
+      const std::vector<Shape>& arg_shapes,
+      const std::function<absl::StatusOr<std::vector<Value>>(
+          const std::vector<Value>& args)>& body);
+
   // Fresh leaves for the parameters of `computation`: `params` gets one
   // value per parameter, `leaves` every leaf in order (the block's or the
   // function's arguments).

@@ -25,6 +25,7 @@ Handler FindHandler(Opcode opcode) {
     AddComputeHandlers(t);
     AddControlHandlers(t);
     AddCollectiveHandlers(t);
+    AddScanHandler(t);
     return t;
   }();
   auto it = table->find(opcode);

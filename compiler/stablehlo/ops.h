@@ -26,6 +26,8 @@ void AddComputeHandlers(HandlerTable* table);
 void AddControlHandlers(HandlerTable* table);
 // Collectives, send/recv, infeed/outfeed, replica and partition ids.
 void AddCollectiveHandlers(HandlerTable* table);
+// scan, as a stablehlo.while.
+void AddScanHandler(HandlerTable* table);
 
 // "dense<...> : tensor<...>" for an array literal.
 absl::StatusOr<std::string> DenseAttr(const Literal& literal);
@@ -33,6 +35,11 @@ absl::StatusOr<std::string> DenseAttr(const Literal& literal);
 // A zero of `shape` (constants for arrays, after_all for tokens), for the
 // context elements of start/done pairs, which carry no data.
 absl::StatusOr<Value> EmitZero(FunctionEmitter& emitter, const Shape& shape);
+
+// A stablehlo.constant of `literal` (one per leaf of a tuple).
+absl::StatusOr<Value> EmitLiteral(FunctionEmitter& emitter,
+                                  const Literal& literal,
+                                  absl::string_view hint);
 
 // Element `index` of a tuple value (emitting get_tuple_element for a tuple
 // kept whole).

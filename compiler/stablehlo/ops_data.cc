@@ -12,8 +12,6 @@
 
 namespace kiln::stablehlo {
 
-namespace {
-
 absl::StatusOr<Value> EmitLiteral(FunctionEmitter& e, const Literal& literal,
                                   absl::string_view hint) {
   if (literal.shape().IsTuple()) {
@@ -36,8 +34,6 @@ absl::StatusOr<Value> EmitLiteral(FunctionEmitter& e, const Literal& literal,
   if (!got.ok()) return got.status();
   return (*got)[0];
 }
-
-}  // namespace
 
 absl::StatusOr<Value> EmitZero(FunctionEmitter& e, const Shape& shape) {
   if (shape.IsToken()) {
