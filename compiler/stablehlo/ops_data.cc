@@ -78,7 +78,13 @@ absl::StatusOr<Value> EmitBroadcast(FunctionEmitter& e, const Instruction& i) {
   const Int64List* dims = Dimensions(i);
   if (dims == nullptr) return NoForm("missing dimensions");
   const Shape& operand = i.operand(0)->shape();
+  if (static_cast<int64_t>(dims->size()) != operand.rank()) {
+    return NoForm("broadcast dimensions unlike the operand's rank");
+  }
   for (size_t k = 0; k < dims->size(); ++k) {
+    if ((*dims)[k] < 0 || (*dims)[k] >= i.shape().rank()) {
+      return NoForm("broadcast dimension out of range");
+    }
     if (operand.dimension(k) != i.shape().dimension((*dims)[k])) {
       return NoForm(
           "client-form broadcast stretching a dimension is left "

@@ -171,7 +171,7 @@ absl::StatusOr<Scan> Describe(FunctionEmitter& e, const Instruction& i) {
   }
   s.carries = carries ? *carries : 0;
   s.inputs = i.operand_count() - s.carries;
-  s.outputs = i.shape().tuple_size() - s.carries;
+  s.outputs = i.shape().IsTuple() ? i.shape().tuple_size() - s.carries : -1;
   s.dim = (*dims)[0];
   s.reverse = reverse != nullptr && *reverse;
   for (const Instruction* operand : i.operands()) {
@@ -181,6 +181,10 @@ absl::StatusOr<Scan> Describe(FunctionEmitter& e, const Instruction& i) {
   }
   for (const Shape& result : i.shape().tuple_shapes()) {
     if (!result.IsArray()) return NoForm("a scan with tuple results");
+  }
+  if (s.inputs < 1 || s.outputs < 0 || s.dim < 0 ||
+      s.dim >= i.operand(0)->shape().rank()) {
+    return NoForm("a scan unlike its shape rule");
   }
   s.length = i.operand(0)->shape().dimension(s.dim);
   s.body = e.symbols().FunctionSymbol(*body);
