@@ -118,7 +118,7 @@ def add(total, counts):
         total[key] = total.get(key, 0) + counts[key]
 
 
-def render(reports):
+def render(reports, note=""):
     names = [name for name, *_ in BACKENDS]
     titles = [title for _, title, *_ in BACKENDS]
     lines = [
@@ -134,6 +134,7 @@ def render(reports):
         "its disagreements with the spec, with their causes, are in "
         "`spec_tests/expectations/pjrt-xla-cpu.txt`.",
         "",
+    ] + ([note, ""] if note else []) + [
         "## Totals",
         "",
         "| backend | passed | failed | expected failures | unsupported | "
@@ -188,6 +189,8 @@ def main(argv):
     parser.add_argument("--work", default="/tmp/kiln-scoreboard")
     parser.add_argument("--jobs", type=int, default=0)
     parser.add_argument("--update_expectations", action="store_true")
+    parser.add_argument("--note", default="",
+                        help="a paragraph on where the runs come from")
     parser.add_argument("--out", default=os.path.join(ROOT, "docs",
                                                       "scoreboard.md"))
     args = parser.parse_args(argv[1:])
@@ -199,7 +202,7 @@ def main(argv):
     if args.update_expectations:
         xla_disagreements.annotate(loaded["xla-cpu"],
                                    os.path.join(ROOT, BACKENDS[2][4]))
-    text = render(loaded)
+    text = render(loaded, args.note)
     with open(args.out, "w", encoding="utf-8") as out:
         out.write(text)
     print(f"scoreboard: wrote {args.out}", file=sys.stderr)

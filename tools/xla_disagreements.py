@@ -5,7 +5,9 @@ Usage: xla_disagreements.py REPORT.json EXPECTATIONS.txt
 
 Reads a `kiln conform --report` run of XLA's CPU plugin and rewrites the
 reason of every `xfail CASE:` line of EXPECTATIONS (as written by
---update_expectations) with the cause of the disagreement: the known XLA
+--update_expectations) with the cause of the disagreement (and of every
+`unsupported CASE:` line with Kiln's words for it, without the plugin's
+log lines): the known XLA
 behaviours of docs/choices.md and spec_tests/gen/README.md ("Where XLA
 disagrees") are recognized from the case and its values; anything else
 keeps the first line of its failure, marked "unclassified". Idempotent.
@@ -74,9 +76,16 @@ def classify(case):
     name = case["name"]
     message = case.get("message", "")
     if "crashed (signal" in message:
-        return ("XLA's CPU compiler aborts on this module (a CHECK failure; "
-                "run with --isolate)")
-    if "timed out" in message:
+        check = re.search(r"\] (Check failed: [^\n]*)", message)
+        where = re.search(r"(\w+\.cc):\d+\] Check failed", message)
+        detail = (f": {where.group(1)}: {check.group(1).strip()[:110]}"
+                  if check and where else "")
+        return ("XLA's CPU compiler aborts on this module (needs --isolate)"
+                + detail)
+    if "timed out" in message or "time limit" in message:
+        if name.startswith("outfeed."):
+            return ("hangs: XLA's outfeed waits for a host consumer, and "
+                    "the PJRT C API has none")
         return "runs past the time limit on XLA's CPU plugin"
     if "Reshape operation has mismatched element counts" in message:
         return ("Kiln's export writes this dynamic reshape as a reshape to a "
@@ -121,9 +130,29 @@ def classify(case):
                 "is one ULP")
     if re.search(r"expected -0, actual 0\b", message):
         return "XLA gives +0 where the spec's value is -0 (signed zero)"
+    types = set(case.get("types", []))
+    if types & {"s2", "u2"} and "wrong result" in message:
+        return ("XLA:CPU gets 2-bit integer (s2/u2) values wrong here "
+                "(sub-byte packing)")
+    if "totalorder" in name and "fnuz" in name:
+        return ("XLA's total order places the single NaN of an fnuz type "
+                "(the negative-zero pattern) before the negative numbers")
+    if op in ("abs", "batch-norm-grad", "batch-norm-inference",
+              "batch-norm-training", "fft") and "wrong result" in message:
+        return ("rounding beyond the case's tolerance (XLA's arithmetic "
+                "order or formula differs from the correctly rounded value)")
     if name.startswith("cosh.") and "range" in name:
         return f"cosh near overflow is off by more than the tolerance ({_README}, 7)"
     return f"unclassified: {first_line(message)}"
+
+
+def unsupported_reason(case):
+    """Why the case is unsupported: Kiln's own words, without the plugin's
+    log lines that an isolated run's stderr carries."""
+    message = case.get("message", "")
+    words = re.findall(r"(?:kiln run: |error: )(.*)", message)
+    reason = words[-1] if words else first_line(message)
+    return reason.strip()[:200]
 
 
 def annotate(report, expectations_path):
@@ -135,6 +164,10 @@ def annotate(report, expectations_path):
         match = re.match(r"xfail (\S+):", line)
         if match and match.group(1) in cases:
             line = f"xfail {match.group(1)}: {classify(cases[match.group(1)])}"
+        match = re.match(r"unsupported ([^=\s]+):", line)
+        if match and match.group(1) in cases:
+            line = (f"unsupported {match.group(1)}: "
+                    f"{unsupported_reason(cases[match.group(1)])}")
         out.append(line)
     with open(expectations_path, "w", encoding="utf-8") as f:
         f.write("\n".join(out) + "\n")

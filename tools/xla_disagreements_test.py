@@ -42,6 +42,15 @@ class ClassifyTest(unittest.TestCase):
         self.assertIn("refuses it (compile): bad op", self.cause(
             "x.f32.values", "exec: ... stderr: kiln run: pjrt: compile: bad op"))
 
+    def test_unsupported_reason_drops_the_plugins_log(self):
+        message = ("exec: the command reports the module unsupported (exit "
+                   "77); stderr: WARNING: logs\nI0000 cpu_device_count\n"
+                   "kiln run: pjrt: entry parameters of type s1[2] are not "
+                   "transferred\n")
+        self.assertEqual(
+            xla_disagreements.unsupported_reason(case("x.s1.v", message)),
+            "pjrt: entry parameters of type s1[2] are not transferred")
+
     def test_annotate_rewrites_reasons_only(self):
         with tempfile.TemporaryDirectory() as directory:
             path = os.path.join(directory, "x.txt")
