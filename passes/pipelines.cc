@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "passes/algebraic_simplifier.h"
 #include "passes/broadcast_legalization.h"
+#include "passes/call_inliner.h"
 #include "passes/constant_folding.h"
 #include "passes/cse.h"
 #include "passes/dce.h"
@@ -61,6 +62,8 @@ absl::StatusOr<std::unique_ptr<PassPipeline>> MakeBackendPipeline(
       MakeFusionPassForBackend(backend);
   if (!fusion.ok()) return fusion.status();
   auto pipeline = std::make_unique<PassPipeline>(std::string(backend));
+  // Calls first: the cleanups and fusion then see through them.
+  pipeline->AddPass(std::make_unique<CallInlinerPass>());
   pipeline->AddPass(MakeDefaultPipeline());
   pipeline->AddPass(*std::move(layout));
   pipeline->AddPass(*std::move(fusion));
@@ -98,24 +101,11 @@ std::unique_ptr<PassPipeline> BackendPipelineOrFailingPass(
 
 }  // namespace
 
-// Provisional fusion policies of the CPU and GPU backends, registered here
-// until backends/cpu and backends/gpu exist and register their own (the
-// layout constraints "cpu" and "gpu" live in layout_constraints.cc). CPU
-// keeps fusions smaller (one loop nest per fusion, little register
-// pressure to win) and leaves dot to its library call; GPU takes the default
+// The provisional fusion policy of the GPU backend, registered here until
+// backends/gpu exists and registers its own (the CPU backend registers
+// "cpu" in backends/cpu/cpu_fusion_policy.cc; the layout constraints
+// "cpu" and "gpu" live in layout_constraints.cc). GPU takes the default
 // limits (each fusion is a kernel launch saved).
-const bool kCpuFusionPolicyRegistered =
-    FusionPolicyRegistry::Global().Register("cpu", [] {
-      FusionLimits limits;
-      limits.max_instructions = 64;
-      limits.max_operands = 32;
-      auto policy = std::make_unique<DefaultFusionPolicy>("cpu", limits);
-      // The CPU backend calls a library (Eigen's GEMM) for dot and keeps
-      // its elementwise consumers in loop kernels of their own, as XLA's
-      // CPU backend does: no output fusion.
-      policy->set_output_fusion(false);
-      return policy;
-    });
 const bool kGpuFusionPolicyRegistered = FusionPolicyRegistry::Global().Register(
     "gpu", [] { return std::make_unique<DefaultFusionPolicy>("gpu"); });
 

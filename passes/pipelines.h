@@ -7,13 +7,14 @@
 //            -> gather-simplification, scatter-simplification
 //            -> fixed-point(the same cleanups), only if the two before
 //               changed something (else the module is already there)
-//   cpu      default -> layout-assignment (the "cpu" constraints)
-//            -> fusion (the "cpu" policy) -> dce
+//   cpu      call-inliner -> default -> layout-assignment (the "cpu"
+//            constraints) -> fusion (the "cpu" policy) -> dce
 //   gpu      the same with the "gpu" constraints and policy
 //
-// Until backends/cpu and backends/gpu exist, the "cpu" and "gpu" fusion
-// policies are registered in pipelines.cc (the layout constraints in
-// layout_constraints.cc).
+// The "cpu" fusion policy is the CPU backend's (backends/cpu/
+// cpu_fusion_policy.h, linked into binaries with that backend); until
+// backends/gpu exists, the "gpu" policy is registered in pipelines.cc. The
+// layout constraints of both are in layout_constraints.cc.
 //
 // Layout assignment runs before fusion, as in XLA's CPU and GPU pipelines,
 // so that fusion sees the copies and bitcasts the layouts need and fuses

@@ -318,6 +318,38 @@ inline float RoundFromF64(int type, double value) {
 }
 }  // namespace kiln_cpu
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace kiln_cpu {
+// Copies a block computed into a cache-resident buffer to `to` with
+// non-temporal stores (no read of the destination lines, no cache
+// pollution); a fence makes the stores visible before the block's thread
+// reaches the loop's barrier. Without SSE2, a plain copy.
+inline void StreamStore(void* to, const void* from, int64_t bytes) {
+#if defined(__SSE2__)
+  char* d = static_cast<char*>(to);
+  const char* s = static_cast<const char*>(from);
+  const int64_t misaligned =
+      static_cast<int64_t>(reinterpret_cast<uintptr_t>(d) % 16);
+  const int64_t head = std::min<int64_t>(bytes, (16 - misaligned) % 16);
+  std::memcpy(d, s, head);
+  d += head;
+  s += head;
+  bytes -= head;
+  for (; bytes >= 16; bytes -= 16, d += 16, s += 16) {
+    _mm_stream_si128(reinterpret_cast<__m128i*>(d),
+                     _mm_loadu_si128(reinterpret_cast<const __m128i*>(s)));
+  }
+  std::memcpy(d, s, bytes);
+  _mm_sfence();
+#else
+  std::memcpy(to, from, bytes);
+#endif
+}
+}  // namespace kiln_cpu
+
 #include <omp.h>
 
 // The intra-op threads of this library's parallel loops, set once when the

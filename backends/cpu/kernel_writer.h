@@ -72,6 +72,18 @@ class KernelWriter {
   // threads costs more than the work).
   static constexpr int64_t kParallelWork = int64_t{1} << 16;
   int64_t Work(const Shape& shape) const;
+  // Flat loops whose outputs take at least this many bytes store them with
+  // non-temporal stores: computed a block at a time into a buffer that
+  // stays in L1, then streamed to memory without reading the destination
+  // lines first (a plain store reads each line before writing it, a third
+  // more memory traffic for a binary op, and evicts the cache for data
+  // nobody reads soon). Smaller outputs stay in cache for their consumers.
+  static constexpr int64_t kStreamingStoreBytes = int64_t{8} << 20;
+  static constexpr int64_t kStreamBlock = 1024;  // Elements per block.
+  bool StreamsOutputs(const std::vector<const Instruction*>& outputs,
+                      const std::vector<size_t>& which) const;
+  void EmitStreamingLoop(const std::vector<const Instruction*>& outputs,
+                         const std::vector<size_t>& which);
   // One loop nest over the outputs' common dimensions storing outputs
   // `which` (every output when empty).
   void EmitLoopNest(const std::vector<const Instruction*>& outputs,

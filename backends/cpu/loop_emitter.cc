@@ -16,6 +16,7 @@
 #include "compiler/evaluator/indexing_dims.h"
 #include "compiler/ir/attr_names.h"
 #include "compiler/ir/attributes.h"
+#include "compiler/ir/element_type.h"
 #include "compiler/ir/layout.h"
 #include "compiler/ir/literal.h"
 #include "compiler/ops/attr_enums.h"
@@ -70,8 +71,12 @@ void KernelWriter::EmitLoopNest(const std::vector<const Instruction*>& outputs,
   }
   const Shape& shape = outputs[which[0]]->shape();
   memo_.clear();
-  Index index;
   depth_ = 1;
+  if (flat_ && StreamsOutputs(outputs, which)) {
+    EmitStreamingLoop(outputs, which);
+    return;
+  }
+  Index index;
   // Large loop nests split their outermost loop over the intra-op threads
   // (each iteration writes its own output elements; everything else it
   // declares is local to it).
@@ -102,6 +107,57 @@ void KernelWriter::EmitLoopNest(const std::vector<const Instruction*>& outputs,
     --depth_;
     Line("}");
   }
+}
+
+bool KernelWriter::StreamsOutputs(
+    const std::vector<const Instruction*>& outputs,
+    const std::vector<size_t>& which) const {
+  int64_t bytes = 0;
+  for (size_t k : which) {
+    absl::StatusOr<int64_t> n = outputs[k]->shape().ElementCount();
+    if (!n.ok() || *n != flat_count_ || flat_count_ == 1) return false;
+    bytes +=
+        *n *
+        GetElementTypeInfo(outputs[k]->shape().element_type()).storage_bytes;
+  }
+  return bytes >= kStreamingStoreBytes;
+}
+
+void KernelWriter::EmitStreamingLoop(
+    const std::vector<const Instruction*>& outputs,
+    const std::vector<size_t>& which) {
+  const int64_t blocks = (flat_count_ + kStreamBlock - 1) / kStreamBlock;
+  if (blocks >= 2) {
+    Line(
+        "#pragma omp parallel for schedule(static) num_threads(KilnThreads())");
+  }
+  Line(absl::StrCat("for (int64_t blk = 0; blk < ", blocks, "; ++blk) {"));
+  ++depth_;
+  Line(absl::StrCat("const int64_t i0 = blk * ", kStreamBlock, ";"));
+  Line(absl::StrCat("const int64_t n = std::min<int64_t>(", kStreamBlock, ", ",
+                    flat_count_, " - i0);"));
+  for (size_t k : which) {
+    Line(absl::StrCat("alignas(64) ",
+                      StorageType(outputs[k]->shape().element_type()), " s", k,
+                      "[", kStreamBlock, "];"));
+  }
+  Line("for (int64_t j = 0; j < n; ++j) {");
+  ++depth_;
+  Line("const int64_t i = i0 + j;");
+  const Index index(outputs[which[0]]->shape().rank(), "i");
+  for (size_t k : which) {
+    const std::string value = Value(outputs[k], index);
+    Line(absl::StrCat("s", k, "[j] = ",
+                      Store(outputs[k]->shape().element_type(), value), ";"));
+  }
+  --depth_;
+  Line("}");
+  for (size_t k : which) {
+    Line(absl::StrCat("kiln_cpu::StreamStore(o", k, " + i0, s", k,
+                      ", n * sizeof(s", k, "[0]));"));
+  }
+  --depth_;
+  Line("}");
 }
 
 std::string KernelWriter::Linear(const Index& index, const Shape& shape) const {

@@ -92,6 +92,16 @@ class Lowerer {
     return program_->slots.size() - 1;
   }
   absl::StatusOr<ValueTree> ArenaValue(const Shape& shape);
+  // A while's state: new slots, except for the elements the body passes
+  // through unchanged (its root's element i is get-tuple-element i of its
+  // parameter) whose initial value is a parameter's or a constant's slot,
+  // which nothing writes during the run: the state element is that slot,
+  // and neither the entry into the loop nor an iteration copies it (a
+  // loop reading a large array it never updates, as JAX's fori_loop
+  // carries its inputs, copied it into the state on every run).
+  absl::StatusOr<ValueTree> LoopState(const Shape& shape, const ValueTree& init,
+                                      const Instruction& body_root,
+                                      const Instruction& body_state);
   ValueTree ParameterValue(const Shape& shape, int64_t parameter,
                            std::vector<int64_t> path);
   ValueTree ConstantValue(const Literal& literal);
@@ -134,6 +144,35 @@ class Lowerer {
   std::vector<BufferInterval> intervals_;
   absl::flat_hash_map<const Instruction*, ValueTree> values_;
 };
+
+absl::StatusOr<ValueTree> Lowerer::LoopState(const Shape& shape,
+                                             const ValueTree& init,
+                                             const Instruction& body_root,
+                                             const Instruction& body_state) {
+  if (!shape.IsTuple() || body_root.opcode() != Opcode::kTuple ||
+      init.elements.size() != shape.tuple_shapes().size()) {
+    return ArenaValue(shape);
+  }
+  ValueTree state;
+  for (size_t i = 0; i < init.elements.size(); ++i) {
+    const ValueTree& initial = init.elements[i];
+    const Instruction& next = *body_root.operand(i);
+    const int64_t* index = next.attrs().Get<int64_t>(attr::kIndex);
+    const bool passes_through = next.opcode() == Opcode::kGetTupleElement &&
+                                next.operand(0) == &body_state &&
+                                index != nullptr &&
+                                *index == static_cast<int64_t>(i);
+    if (passes_through && initial.slot >= 0 &&
+        program_->slots[initial.slot].kind != BufferSlot::Kind::kArena) {
+      state.elements.push_back(initial);
+      continue;
+    }
+    absl::StatusOr<ValueTree> element = ArenaValue(shape.tuple_shapes()[i]);
+    if (!element.ok()) return element.status();
+    state.elements.push_back(*std::move(element));
+  }
+  return state;
+}
 
 absl::StatusOr<ValueTree> Lowerer::ArenaValue(const Shape& shape) {
   ValueTree tree;
@@ -661,7 +700,9 @@ absl::StatusOr<bool> Lowerer::TryControlFlow(const Instruction* instruction,
     values_[instruction] = *std::move(result);
   } else if (instruction->opcode() == Opcode::kWhile) {
     std::vector<ValueTree> operands = UseOperands(instruction);
-    absl::StatusOr<ValueTree> state = ArenaValue(instruction->shape());
+    absl::StatusOr<ValueTree> state =
+        LoopState(instruction->shape(), operands[0], *callees[1]->root(),
+                  *callees[1]->parameter(0));
     if (!state.ok()) return state.status();
     thunk = std::make_unique<WhileThunk>(*instruction, programs[0], programs[1],
                                          std::move(operands[0]), *state,

@@ -1,0 +1,89 @@
+#include "passes/call_inliner.h"
+
+#include <memory>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "compiler/ir/computation.h"
+#include "compiler/ir/instruction.h"
+#include "compiler/ir/opcode.h"
+
+namespace kiln {
+namespace {
+
+bool IsInlinable(const Instruction& instruction) {
+  return instruction.opcode() == Opcode::kCall &&
+         instruction.called_computations().size() == 1 &&
+         instruction.control_predecessors().empty() &&
+         instruction.control_successors().empty();
+}
+
+// Copies `callee` into `call`'s computation just before it and replaces
+// the call by the copy of the callee's root. Adds the copies that are
+// calls themselves to `calls`.
+absl::Status InlineCall(Instruction* call, std::vector<Instruction*>* calls) {
+  Computation* caller = call->parent();
+  const Computation& callee = *call->called_computations()[0];
+  absl::StatusOr<std::vector<Instruction*>> order = callee.PostOrder();
+  if (!order.ok()) return order.status();
+  absl::flat_hash_map<const Instruction*, Instruction*> copy_of;
+  for (const Instruction* instruction : *order) {
+    if (instruction->opcode() == Opcode::kParameter) {
+      copy_of[instruction] = call->operand(instruction->parameter_number());
+      continue;
+    }
+    std::vector<Instruction*> operands;
+    for (const Instruction* operand : instruction->operands()) {
+      operands.push_back(copy_of.at(operand));
+    }
+    Instruction* copy = caller->AddInstructionBefore(
+        instruction->CloneWithNewOperands(instruction->shape(), operands,
+                                          instruction->name()),
+        call);
+    copy_of[instruction] = copy;
+    if (IsInlinable(*instruction)) calls->push_back(copy);
+  }
+  for (const Instruction* instruction : *order) {
+    for (Instruction* predecessor : instruction->control_predecessors()) {
+      if (absl::Status status =
+              copy_of.at(predecessor)
+                  ->AddControlDependencyTo(copy_of.at(instruction));
+          !status.ok()) {
+        return status;
+      }
+    }
+  }
+  return caller->ReplaceInstruction(call, copy_of.at(callee.root()));
+}
+
+}  // namespace
+
+// Callers first: a chain of calls N deep is copied once, each call's body
+// landing in the entry as the call above it is inlined (bottom-up, each
+// level would copy all the levels below it again: quadratic).
+absl::StatusOr<bool> CallInlinerPass::Run(Module& module) {
+  absl::StatusOr<std::vector<Computation*>> order =
+      module.PostOrderComputations();
+  if (!order.ok()) return order.status();
+  bool changed = false;
+  for (auto it = order->rbegin(); it != order->rend(); ++it) {
+    std::vector<Instruction*> calls;
+    for (Instruction* instruction : (*it)->instructions()) {
+      if (IsInlinable(*instruction)) calls.push_back(instruction);
+    }
+    while (!calls.empty()) {
+      Instruction* call = calls.back();
+      calls.pop_back();
+      if (absl::Status status = InlineCall(call, &calls); !status.ok()) {
+        return status;
+      }
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+KILN_REGISTER_PASS(CallInlinerPass);
+
+}  // namespace kiln
