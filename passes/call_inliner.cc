@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "compiler/ir/computation.h"
 #include "compiler/ir/instruction.h"
@@ -59,17 +60,27 @@ absl::Status InlineCall(Instruction* call, std::vector<Instruction*>* calls) {
 
 }  // namespace
 
-// Callers first: a chain of calls N deep is copied once, each call's body
-// landing in the entry as the call above it is inlined (bottom-up, each
-// level would copy all the levels below it again: quadratic).
+// Callers first, from the entry: a computation's calls are inlined (copied
+// calls in turn), then the computations its instructions still call
+// (while bodies, branches, reducers, calls left alone) are visited. A
+// computation reached only through calls that were inlined is never
+// visited: a chain of calls N deep is copied once, into the entry, not
+// again into every level of it (quadratic).
 absl::StatusOr<bool> CallInlinerPass::Run(Module& module) {
-  absl::StatusOr<std::vector<Computation*>> order =
-      module.PostOrderComputations();
-  if (!order.ok()) return order.status();
+  if (module.entry() == nullptr) return false;
+  // A call cycle would inline forever: refuse it as every walk does.
+  if (absl::Status acyclic = module.PostOrderComputations().status();
+      !acyclic.ok()) {
+    return acyclic;
+  }
   bool changed = false;
-  for (auto it = order->rbegin(); it != order->rend(); ++it) {
+  std::vector<Computation*> pending = {module.entry()};
+  absl::flat_hash_set<const Computation*> seen = {module.entry()};
+  while (!pending.empty()) {
+    Computation* computation = pending.back();
+    pending.pop_back();
     std::vector<Instruction*> calls;
-    for (Instruction* instruction : (*it)->instructions()) {
+    for (Instruction* instruction : computation->instructions()) {
       if (IsInlinable(*instruction)) calls.push_back(instruction);
     }
     while (!calls.empty()) {
@@ -79,6 +90,9 @@ absl::StatusOr<bool> CallInlinerPass::Run(Module& module) {
         return status;
       }
       changed = true;
+    }
+    for (Computation* callee : computation->callees()) {
+      if (seen.insert(callee).second) pending.push_back(callee);
     }
   }
   return changed;

@@ -12,9 +12,10 @@
 // Each instruction of the callee is cloned just before the call (names
 // made unique), parameters replaced by the call's operands, control edges
 // between the callee's instructions copied; the call's users then use the
-// clone of the callee's root. Callers are visited first and a copied call
-// is inlined in turn, so a chain of calls costs the size of its result,
-// not the square of its depth. A call
+// clone of the callee's root. Computations are visited from the entry,
+// callers first, and a copied call is inlined in turn, so a chain of calls
+// costs the size of its result, not the square of its depth; computations
+// reached only through inlined calls are left as they are. A call
 // with control predecessors or successors is left alone (its ordering
 // constraint has no single instruction to move to). Callees that no call
 // uses any more are left to dce.

@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <future>
+#include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -268,11 +270,15 @@ class CpuExecutable : public Executable {
     }
     EvalOptions run_options = eval_options_;
     if (options.rng_seed.has_value()) run_options.rng_seed = *options.rng_seed;
-    absl::StatusOr<Literal> result = RunProgram(pointers, run_options);
-    // Donated buffers are consumed whether or not the run succeeded.
+    // Donated buffers are consumed whether or not the run succeeded; an
+    // output their input_output_alias lets share one is written into it.
+    std::vector<std::optional<Literal>> donated(pointers.size());
     for (int64_t index : options.donated) {
-      static_cast<HostBuffer*>(arguments[index])->Take();
+      donated[index] = static_cast<HostBuffer*>(arguments[index])->Take();
+      pointers[index] = &*donated[index];
     }
+    absl::StatusOr<Literal> result =
+        RunProgram(pointers, run_options, {}, nullptr, &donated);
     if (!result.ok()) return result.status();
     return ResultBuffers(*std::move(result));
   }
@@ -295,10 +301,27 @@ class CpuExecutable : public Executable {
         });
   }
 
+  // Moves each donated argument that an honoured input_output_alias pairs
+  // with an output into `result` as that output (when their shapes agree,
+  // layouts included), and points `arguments` at it there.
+  void ShareDonatedBuffers(std::vector<std::optional<Literal>>& donated,
+                           std::vector<const Literal*>& arguments,
+                           Literal& result) const {
+    for (const DonationAlias& alias : lowered_.donation.aliases) {
+      std::optional<Literal>& buffer = donated[alias.parameter];
+      if (!buffer.has_value()) continue;
+      Literal* leaf = Leaf(result, alias.output_index);
+      if (!(buffer->shape() == leaf->shape())) continue;
+      *leaf = *std::move(buffer);
+      buffer.reset();
+      arguments[alias.parameter] = leaf;
+    }
+  }
+
   absl::StatusOr<Literal> RunProgram(
-      const std::vector<const Literal*>& arguments,
-      const EvalOptions& run_options, eval::DeviceId device = {},
-      eval::CollectiveHub* hub = nullptr) {
+      std::vector<const Literal*> arguments, const EvalOptions& run_options,
+      eval::DeviceId device = {}, eval::CollectiveHub* hub = nullptr,
+      std::vector<std::optional<Literal>>* donated = nullptr) {
     std::unique_ptr<uint8_t, FreeDeleter> arena = TakeArena();
     if (arena == nullptr) {
       return absl::ResourceExhaustedError(
@@ -310,6 +333,7 @@ class CpuExecutable : public Executable {
     absl::StatusOr<Literal> result = Literal::CreateForOverwrite(
         result_shape_, eval_options_.max_literal_bytes);
     if (!result.ok()) return result.status();
+    if (donated != nullptr) ShareDonatedBuffers(*donated, arguments, *result);
     RunState state;
     state.program = program_;
     state.addresses.resize(program_->slots.size());
@@ -395,6 +419,9 @@ std::string CpuExecutable::Stats() const {
                   "\nthunks: ", program_->thunks.size(),
                   "\narena bytes: ", stats.arena_bytes, " (",
                   stats.unshared_bytes, " without reuse)\n");
+  for (const std::string& line : lowered_.donation.report) {
+    absl::StrAppend(&out, "donation: ", line, "\n");
+  }
   absl::StrAppend(
       &out, absl::StrFormat("pipeline seconds: %.3f\n", pipeline_seconds_));
   if (stats.kernels > 0) {

@@ -464,6 +464,62 @@ ENTRY e {
   EXPECT_FALSE((*executable)->Execute(arguments, donate).get().ok());
 }
 
+TEST_F(CpuBackendTest, DonatedArgumentsBecomeTheOutputsTheyAlias) {
+  // Output 0 (a flat update of x, which reads each element before writing
+  // it) is written into x's donated buffer. Output 1 aliases y but is a
+  // transpose reading y while it writes: not shared, y is only released.
+  std::unique_ptr<Module> module = Parse(R"(
+HloModule m, input_output_alias={ {0}: (0, {}, may-alias), {1}: (1, {}, may-alias) }
+ENTRY e {
+  x = f32[64,64] parameter(0)
+  y = f32[64,64] parameter(1)
+  h = f32[] constant(0.5)
+  hb = f32[64,64] broadcast(h), dimensions={}
+  m = f32[64,64] multiply(hb, y)
+  s = f32[64,64] subtract(x, m)
+  t = f32[64,64] transpose(y), dimensions={1,0}
+  ROOT out = (f32[64,64], f32[64,64]) tuple(s, t)
+})");
+  ASSERT_NE(module, nullptr);
+  CpuBackend cpu;
+  absl::StatusOr<std::unique_ptr<Executable>> executable =
+      cpu.Compile(*module, {});
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  const std::string stats = (*executable)->Emit("stats").value();
+  EXPECT_NE(stats.find("donation: output {0} <- parameter 0: shared"),
+            std::string::npos)
+      << stats;
+  EXPECT_NE(stats.find("donation: output {1} <- parameter 1: not shared"),
+            std::string::npos)
+      << stats;
+  std::mt19937_64 generator(3);
+  std::vector<Literal> literals;
+  std::vector<std::unique_ptr<DeviceBuffer>> buffers;
+  std::vector<DeviceBuffer*> arguments;
+  for (int k = 0; k < 2; ++k) {
+    literals.push_back(
+        cli::RandomLiteral((*executable)->parameter_shapes()[k], generator)
+            .value());
+    buffers.push_back(cpu.TransferToDevice(literals.back()).value());
+    arguments.push_back(buffers.back().get());
+  }
+  absl::StatusOr<Literal> expected = (*executable)->Run(literals);
+  ASSERT_TRUE(expected.ok()) << expected.status();
+  const uint8_t* x_bytes =
+      static_cast<HostBuffer*>(arguments[0])->value().data().data();
+  ExecuteOptions donate;
+  donate.donated = {0, 1};
+  ExecuteResult result = (*executable)->Execute(arguments, donate).get();
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_TRUE(arguments[0]->is_deleted() && arguments[1]->is_deleted());
+  const auto& shared = static_cast<const HostBuffer&>(*(*result)[0]);
+  EXPECT_EQ(shared.value().data().data(), x_bytes);
+  for (int k = 0; k < 2; ++k) {
+    EXPECT_EQ(static_cast<const HostBuffer&>(*(*result)[k]).value(),
+              expected->tuple_elements()[k]);
+  }
+}
+
 TEST_F(CpuBackendTest, DevicesRunAsThreadsWithCollectivesBetweenThem) {
   // 2 replicas x 2 partitions: each device runs the lowered program on its
   // own thread (kernels native), and the collectives meet in one hub.

@@ -466,5 +466,50 @@ ENTRY e {
   EXPECT_NE(p_in, p_out) << thunks;
 }
 
+TEST_F(CpuBackendTest, ScattersIntoAnUnsharedValueWriteInPlace) {
+  // s1's operand (the dot) is read by nothing else: the scatter adds into
+  // the dot's own slot, without copying it first. s2 scatters into a
+  // parameter and s3 into a value it also reads as its updates: both
+  // write a new value.
+  std::unique_ptr<Module> module = Parse(R"(
+HloModule m
+add {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  ROOT s = f32[] add(x, y)
+}
+ENTRY e {
+  a = f32[8,8] parameter(0)
+  b = f32[8,8] parameter(1)
+  d = f32[8,8] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  idx = s32[3,1] parameter(2)
+  upd = f32[3,8] parameter(3)
+  s1 = f32[8,8] scatter(d, idx, upd), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add
+  n = f32[8,8] negate(s1)
+  s2 = f32[8,8] scatter(a, idx, upd), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add
+  idx8 = s32[8,1] parameter(4)
+  e2 = f32[8,8] dot(a, a), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  s3 = f32[8,8] scatter(e2, idx8, e2), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add
+  ROOT out = (f32[8,8], f32[8,8], f32[8,8]) tuple(n, s2, s3)
+})");
+  ASSERT_NE(module, nullptr);
+  for (uint64_t seed : {51, 52}) {
+    ExpectSameAsReference(*module, seed, "in-place scatter");
+  }
+  const std::string thunks = Emitted(*module, "thunks");
+  auto slots_of = [&](const std::string& name) {
+    const size_t at = thunks.find(absl::StrCat("(", name, ") in=["));
+    EXPECT_NE(at, std::string::npos) << thunks;
+    const size_t in = thunks.find('[', at) + 1;
+    const size_t out = thunks.find("out=[", at) + 5;
+    return std::make_pair(
+        thunks.substr(in, thunks.find_first_of(",]", in) - in),
+        thunks.substr(out, thunks.find(']', out) - out));
+  };
+  EXPECT_EQ(slots_of("s1").first, slots_of("s1").second) << thunks;
+  EXPECT_NE(slots_of("s2").first, slots_of("s2").second) << thunks;
+  EXPECT_NE(slots_of("s3").first, slots_of("s3").second) << thunks;
+}
+
 }  // namespace
 }  // namespace kiln::cpu

@@ -42,6 +42,12 @@ absl::Status CheckEmittable(const Instruction& instruction);
 // the root tuple's elements, arrays of one common set of dimensions.
 absl::Status CheckEmittable(const Computation& computation);
 
+// Whether EmitKernel lowers `computation` to one flat loop over every
+// output's elements, which reads element i of each operand of its size
+// before it writes element i (an output may then share an operand's
+// buffer: donation.h).
+bool IsFlatKernel(const Computation& computation);
+
 // The C++ source of
 //   extern "C" void NAME(const void* const* in, void* const* out);
 // computing `computation`: in[k] points at parameter k's elements, out[k]

@@ -619,4 +619,21 @@ absl::Status CheckEmittable(const Computation& computation) {
   return absl::OkStatus();
 }
 
+bool IsFlatKernel(const Computation& computation) {
+  const Instruction* root = computation.root();
+  std::vector<const Instruction*> outputs = {root};
+  if (root->opcode() == Opcode::kTuple) {
+    outputs.assign(root->operands().begin(), root->operands().end());
+  }
+  if (outputs.empty()) return false;
+  for (const Instruction* output : outputs) {
+    if (!output->shape().IsArray() ||
+        output->shape().dimensions() != outputs[0]->shape().dimensions()) {
+      return false;
+    }
+  }
+  absl::StatusOr<int64_t> count = outputs[0]->shape().ElementCount();
+  return count.ok() && emitter_internal::IsFlat(computation, *count);
+}
+
 }  // namespace kiln::cpu

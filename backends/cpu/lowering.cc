@@ -66,6 +66,7 @@ std::vector<int64_t> FreeDimensions(int64_t rank,
 struct LoweringContext {
   std::string kernels;
   LoweringStats stats;
+  Donation donation;
   int64_t max_while_iterations = 0;
   absl::flat_hash_map<const Computation*, std::shared_ptr<Program>> programs;
   int depth = 0;
@@ -124,6 +125,9 @@ class Lowerer {
   // A dynamic-update-slice whose operand nothing else reads: its kernel
   // writes the update's window into the operand's own slot.
   absl::StatusOr<bool> TryInPlaceUpdate(const Instruction* instruction);
+  // Whether `instruction` may write its result over its operand 0: the
+  // operand has a slot of its own that nothing reads afterwards.
+  bool OwnsOperandSlot(const Instruction* instruction) const;
   // sort and scatter, whose kernels have emitters of their own.
   absl::StatusOr<bool> TrySortOrScatter(const Instruction* instruction,
                                         std::string* why);
@@ -143,6 +147,7 @@ class Lowerer {
   std::unique_ptr<Program> program_ = std::make_unique<Program>();
   std::vector<BufferInterval> intervals_;
   absl::flat_hash_map<const Instruction*, ValueTree> values_;
+  absl::flat_hash_set<int64_t> flat_kernels_;  // Steps of flat kernels.
 };
 
 absl::StatusOr<ValueTree> Lowerer::LoopState(const Shape& shape,
@@ -245,6 +250,7 @@ void Lowerer::NoteUse(const ValueTree& tree) {
 absl::Status Lowerer::AddKernel(const Instruction* instruction,
                                 const Computation& computation,
                                 int64_t instructions) {
+  if (IsFlatKernel(computation)) flat_kernels_.insert(step());
   return AddKernelSource(
       instruction,
       [&](const std::string& symbol) {
@@ -336,8 +342,7 @@ absl::StatusOr<bool> Lowerer::TryKernel(const Instruction* instruction,
   return true;
 }
 
-absl::StatusOr<bool> Lowerer::TryInPlaceUpdate(const Instruction* instruction) {
-  if (instruction->opcode() != Opcode::kDynamicUpdateSlice) return false;
+bool Lowerer::OwnsOperandSlot(const Instruction* instruction) const {
   // The operand's slot is its own (not a parameter's, a constant's or a
   // tuple element shared with other values: those come from parameter,
   // constant, tuple and get-tuple-element, which make no slot) and no one
@@ -346,13 +351,20 @@ absl::StatusOr<bool> Lowerer::TryInPlaceUpdate(const Instruction* instruction) {
   const Opcode producer = operand->opcode();
   if (producer == Opcode::kParameter || producer == Opcode::kConstant ||
       producer == Opcode::kTuple || producer == Opcode::kGetTupleElement ||
-      operand->users().size() != 1 || operand == computation_.root() ||
-      !CheckEmittable(*instruction).ok()) {
+      operand->users().size() != 1 || operand == computation_.root()) {
     return false;
   }
+  for (int64_t i = 1; i < instruction->operand_count(); ++i) {
+    if (instruction->operand(i) == operand) return false;  // Also read.
+  }
   const ValueTree& value = values_.at(operand);
-  if (value.slot < 0 ||
-      program_->slots[value.slot].kind != BufferSlot::Kind::kArena) {
+  return value.slot >= 0 &&
+         program_->slots[value.slot].kind == BufferSlot::Kind::kArena;
+}
+
+absl::StatusOr<bool> Lowerer::TryInPlaceUpdate(const Instruction* instruction) {
+  if (instruction->opcode() != Opcode::kDynamicUpdateSlice ||
+      !CheckEmittable(*instruction).ok() || !OwnsOperandSlot(instruction)) {
     return false;
   }
   absl::Status status = AddKernelSource(
@@ -384,8 +396,14 @@ absl::StatusOr<bool> Lowerer::TrySortOrScatter(const Instruction* instruction,
     *why = std::string(source.status().message());
     return false;
   }
+  // A single-operand scatter whose operand nothing else reads updates it
+  // in place (its kernel skips the copy when the two are one buffer).
+  const bool in_place = instruction->opcode() == Opcode::kScatter &&
+                        instruction->operand_count() == 3 &&
+                        OwnsOperandSlot(instruction);
   absl::Status status = AddKernelSource(
-      instruction, [&](const std::string&) { return *std::move(source); }, 1);
+      instruction, [&](const std::string&) { return *std::move(source); }, 1,
+      in_place);
   if (!status.ok()) return status;
   return true;
 }
@@ -608,6 +626,12 @@ absl::StatusOr<std::unique_ptr<Program>> Lowerer::Run() {
   if (result_in_place_) {
     context_.stats.arena_bytes = placement.arena_bytes;
     context_.stats.unshared_bytes = placement.unshared_bytes;
+    std::vector<SlotSteps> steps;
+    for (const BufferInterval& interval : intervals_) {
+      steps.push_back({interval.defined, interval.last_use});
+    }
+    context_.donation = DonatableAliases(*computation_.parent(), *program_,
+                                         steps, flat_kernels_);
   }
   return std::move(program_);
 }
@@ -744,6 +768,7 @@ absl::StatusOr<LoweredModule> LowerModule(const Module& module,
   lowered.entry = *std::move(entry);
   lowered.kernel_source = std::move(context.kernels);
   lowered.stats = std::move(context.stats);
+  lowered.donation = std::move(context.donation);
   return lowered;
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "backends/cpu/donation.h"
 #include "backends/cpu/thunks.h"
 #include "compiler/ir/module.h"
 
@@ -46,6 +47,9 @@ struct LoweredModule {
   // KernelPrelude() followed by this text); empty without kernels.
   std::string kernel_source;
   LoweringStats stats;
+  // The input_output_alias pairs whose donated buffers the entry writes
+  // its output into (donation.h).
+  Donation donation;
 };
 
 // Lowers `module`'s entry computation, and the computations its whiles,

@@ -73,7 +73,11 @@ absl::StatusOr<std::string> EmitScatterKernel(const Instruction& scatter,
     absl::StrAppend(&body, std::string(2 * depth, ' '), text, "\n");
   };
   const int64_t bytes = operand.ByteSize().value_or(0);
-  line(absl::StrCat("std::memcpy(o0, p0, ", bytes, ");"));
+  // In place (the lowering gave the result the operand's own slot when
+  // nothing else reads the operand) there is nothing to copy.
+  line(absl::StrCat(
+      "if (static_cast<const void*>(o0) != p0) std::memcpy(o0, p0, ", bytes,
+      ");"));
   // Batch positions of the indices, row-major.
   const std::vector<int64_t> update_batch =
       eval::NonWindowDims(*dims, updates.rank());

@@ -1,4 +1,5 @@
-// scatter as a generated kernel: the operand is copied to the result, then
+// scatter as a generated kernel: the operand is copied to the result (not
+// when the result is the operand's own buffer, an in-place scatter), then
 // every update element is combined into its result element by the update
 // computation, inlined as C++, in the evaluator's order (index vectors in
 // row-major order of the indices' batch positions, window elements
