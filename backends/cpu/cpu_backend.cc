@@ -303,7 +303,8 @@ class CpuExecutable : public Executable {
 
   // Moves each donated argument that an honoured input_output_alias pairs
   // with an output into `result` as that output (when their shapes agree,
-  // layouts included), and points `arguments` at it there.
+  // layouts included; the output then has the argument's shape, which may
+  // leave a default layout unwritten), and points `arguments` at it there.
   void ShareDonatedBuffers(std::vector<std::optional<Literal>>& donated,
                            std::vector<const Literal*>& arguments,
                            Literal& result) const {
@@ -311,7 +312,13 @@ class CpuExecutable : public Executable {
       std::optional<Literal>& buffer = donated[alias.parameter];
       if (!buffer.has_value()) continue;
       Literal* leaf = Leaf(result, alias.output_index);
-      if (!(buffer->shape() == leaf->shape())) continue;
+      // Literal storage is row-major whatever the layout says, but a
+      // result keeps the layout it is declared with: a shape without one
+      // stands for the default.
+      Shape given = buffer->shape(), wanted = leaf->shape();
+      given.SetDefaultLayoutIfMissing();
+      wanted.SetDefaultLayoutIfMissing();
+      if (!(given == wanted)) continue;
       *leaf = *std::move(buffer);
       buffer.reset();
       arguments[alias.parameter] = leaf;

@@ -467,7 +467,7 @@ ENTRY e {
 TEST_F(CpuBackendTest, DonatedArgumentsBecomeTheOutputsTheyAlias) {
   // Output 0 (a flat update of x, which reads each element before writing
   // it) is written into x's donated buffer. Output 1 aliases y but is a
-  // transpose reading y while it writes: not shared, y is only released.
+  // product reading y while it writes: not shared, y is only released.
   std::unique_ptr<Module> module = Parse(R"(
 HloModule m, input_output_alias={ {0}: (0, {}, may-alias), {1}: (1, {}, may-alias) }
 ENTRY e {
@@ -477,7 +477,7 @@ ENTRY e {
   hb = f32[64,64] broadcast(h), dimensions={}
   m = f32[64,64] multiply(hb, y)
   s = f32[64,64] subtract(x, m)
-  t = f32[64,64] transpose(y), dimensions={1,0}
+  t = f32[64,64] dot(y, y), lhs_contracting_dims={1}, rhs_contracting_dims={0}
   ROOT out = (f32[64,64], f32[64,64]) tuple(s, t)
 })");
   ASSERT_NE(module, nullptr);
@@ -513,7 +513,9 @@ ENTRY e {
   ASSERT_TRUE(result.ok()) << result.status();
   EXPECT_TRUE(arguments[0]->is_deleted() && arguments[1]->is_deleted());
   const auto& shared = static_cast<const HostBuffer&>(*(*result)[0]);
-  EXPECT_EQ(shared.value().data().data(), x_bytes);
+  EXPECT_EQ(shared.value().data().data(), x_bytes)
+      << literals[0].shape().ToString(true) << " vs "
+      << shared.value().shape().ToString(true);
   for (int k = 0; k < 2; ++k) {
     EXPECT_EQ(static_cast<const HostBuffer&>(*(*result)[k]).value(),
               expected->tuple_elements()[k]);
