@@ -1,6 +1,7 @@
 #include "backends/cpu/convolution_thunk.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <utility>
 
@@ -99,6 +100,8 @@ std::optional<ConvolutionThunk::Plan> ConvolutionThunk::MakePlan(
     plan.window_dilation.push_back(w.window_dilation);
     plan.base_dilation.push_back(w.base_dilation);
     plan.reversal.push_back(w.window_reversal);
+    plan.fills_zeros |=
+        w.padding_low > 0 || w.padding_high > 0 || w.base_dilation > 1;
   }
   if (plan.groups < 1 || plan.in_features % plan.groups != 0 ||
       plan.out_features % plan.groups != 0) {
@@ -190,11 +193,39 @@ void ConvolutionThunk::Compute(const T* input, const T* kernel,
   }
 }
 
+namespace {
+
+bool AllFinite(ElementType type, const uint8_t* data, int64_t count) {
+  if (type == ElementType::kF64) {
+    const double* values = reinterpret_cast<const double*>(data);
+    return std::all_of(values, values + count,
+                       [](double v) { return std::isfinite(v); });
+  }
+  std::vector<float> wide;
+  const float* values = reinterpret_cast<const float*>(data);
+  if (type != ElementType::kF32) {
+    wide = Widen(type, data, count);
+    values = wide.data();
+  }
+  return std::all_of(values, values + count,
+                     [](float v) { return std::isfinite(v); });
+}
+
+}  // namespace
+
 absl::Status ConvolutionThunk::Run(RunState& state) const {
   const ElementType type = convolution_.shape().element_type();
   const int64_t element = ByteWidth(type);
   const Shape& in = convolution_.operand(0)->shape();
   const Shape& kernel = convolution_.operand(1)->shape();
+  if (plan_.fills_zeros && !AllFinite(type, state.addresses[kernel_],
+                                      kernel.ElementCount().value_or(0))) {
+    ValueTree input, weights, output;
+    input.slot = input_;
+    weights.slot = kernel_;
+    output.slot = output_;
+    return FallbackThunk(convolution_, {input, weights}, output).Run(state);
+  }
   auto canonical = [&](const uint8_t* data, const Shape& shape,
                        const std::vector<int64_t>& permutation) {
     std::vector<uint8_t> copy(shape.ByteSize().value_or(0));

@@ -4,7 +4,11 @@
 // position are gathered into rows of a matrix (im2col: padding, strides,
 // window and base dilation, window reversal), and one GEMM per feature
 // group (host_library.h) computes [positions, output features], which is
-// then put in the output's dimension order.
+// then put in the output's dimension order. The evaluator leaves padding
+// and the holes of a dilated input out of each sum, where the GEMM
+// multiplies them as zeros: the same unless the kernel holds an inf or a
+// NaN (0 x inf = NaN), so such a run (checked per run, the kernel is
+// small) goes to the evaluator's kernel instead.
 #ifndef KILN_BACKENDS_CPU_CONVOLUTION_THUNK_H_
 #define KILN_BACKENDS_CPU_CONVOLUTION_THUNK_H_
 
@@ -31,6 +35,9 @@ class ConvolutionThunk : public LibraryThunk {
     std::vector<int64_t> in_spatial, out_spatial, window;
     std::vector<int64_t> stride, pad_low, window_dilation, base_dilation;
     std::vector<bool> reversal;
+    // Padding or base dilation: im2col writes zeros that the window then
+    // multiplies with the kernel.
+    bool fills_zeros = false;
   };
 
   // The plan, or nullopt (with `why`) when the convolution is not one the

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -113,6 +114,45 @@ TEST_F(CpuBackendTest, ConvolutionsCallTheLibrary) {
     EXPECT_NE(stats.find("library calls: 1"), std::string::npos) << body << "\n"
                                                                  << stats;
   }
+}
+
+TEST_F(CpuBackendTest, PaddingAndHolesNeverMeetAnInfiniteKernel) {
+  // kiln fuzz finding backend-cpu-mismatch-convolution-*: the evaluator
+  // leaves the holes of a dilated input (and padding) out of the sums,
+  // the GEMM multiplied them as zeros, and 0 x inf gave NaN. A kernel
+  // with an inf or NaN now runs on the evaluator's kernel; a finite one
+  // stays on the GEMM.
+  std::unique_ptr<Module> module = Parse(R"(
+HloModule m
+ENTRY e {
+  p0 = f32[2] parameter(0)
+  x = f32[1,1,2] reshape(p0)
+  p1 = f32[1] parameter(1)
+  k = f32[1,1,1] reshape(p1)
+  ROOT c = f32[1,1,4] convolution(x, k), window={size=1 pad=0_1 lhs_dilate=2}, dim_labels=bf0_oi0->bf0
+})");
+  ASSERT_NE(module, nullptr);
+  CpuBackend cpu;
+  ReferenceBackend reference;
+  auto native = cpu.Compile(*module, {});
+  auto oracle = reference.Compile(*module, {});
+  ASSERT_TRUE(native.ok() && oracle.ok());
+  for (float weight : {std::numeric_limits<float>::infinity(),
+                       std::numeric_limits<float>::quiet_NaN(), 3.0f}) {
+    std::vector<Literal> arguments;
+    arguments.push_back(Literal::VectorF32({1, 2}));
+    arguments.push_back(Literal::VectorF32({weight}));
+    absl::StatusOr<Literal> expected = (*oracle)->Run(arguments);
+    absl::StatusOr<Literal> actual = (*native)->Run(arguments);
+    ASSERT_TRUE(expected.ok() && actual.ok());
+    conform::Comparison comparison =
+        conform::CompareLiterals(*expected, *actual, [&](ElementType type) {
+          return conform::DefaultTolerance(*module, type);
+        });
+    EXPECT_TRUE(comparison.ok) << weight << ":\n" << comparison.report;
+  }
+  const std::string stats = Emitted(*module, "stats");
+  EXPECT_NE(stats.find("library calls: 1"), std::string::npos) << stats;
 }
 
 TEST_F(CpuBackendTest, NarrowFloatDotsWidenAndRoundOnce) {
