@@ -72,6 +72,11 @@ class KernelWriter {
   // threads costs more than the work).
   static constexpr int64_t kParallelWork = int64_t{1} << 16;
   int64_t Work(const Shape& shape) const;
+  // Computes every scalar of the computation once, before the loops: a
+  // scalar is the same for every element (a dynamic-slice's start index,
+  // a full reduction), and computed inside the loop it keeps the loop
+  // from vectorizing.
+  void HoistScalars();
   // Flat loops whose outputs take at least this many bytes store them with
   // non-temporal stores: computed a block at a time into a buffer that
   // stays in L1, then streamed to memory without reading the destination

@@ -4,6 +4,7 @@
 #include <complex>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -48,6 +49,32 @@ using emitter_internal::Store;
 
 namespace emitter_internal {
 
+namespace {
+
+// A reshape (or a bitcast, in physical order) between two shapes whose
+// dimensions agree once the size-1 ones are dropped ([64,256] and
+// [1,64,256]) maps each index variable to its dimension: no division or
+// remainder per element, which would keep the loop from vectorizing.
+// `from` holds each dimension's index and size, `to` the other shape's
+// sizes, both major to minor; nullopt when they do not agree.
+std::optional<Index> MatchIgnoringUnitDimensions(
+    const std::vector<std::pair<std::string, int64_t>>& from,
+    const std::vector<int64_t>& to) {
+  Index at(to.size(), "0");
+  size_t k = 0;
+  for (size_t d = 0; d < to.size(); ++d) {
+    if (to[d] == 1) continue;
+    while (k < from.size() && from[k].second == 1) ++k;
+    if (k == from.size() || from[k].second != to[d]) return std::nullopt;
+    at[d] = from[k++].first;
+  }
+  while (k < from.size() && from[k].second == 1) ++k;
+  if (k != from.size()) return std::nullopt;
+  return at;
+}
+
+}  // namespace
+
 // Elements a loop nest over `shape` touches: its own, or the largest
 // parameter's when that is larger (a reduction reads more than it writes).
 int64_t KernelWriter::Work(const Shape& shape) const {
@@ -72,6 +99,7 @@ void KernelWriter::EmitLoopNest(const std::vector<const Instruction*>& outputs,
   const Shape& shape = outputs[which[0]]->shape();
   memo_.clear();
   depth_ = 1;
+  HoistScalars();
   if (flat_ && StreamsOutputs(outputs, which)) {
     EmitStreamingLoop(outputs, which);
     return;
@@ -106,6 +134,16 @@ void KernelWriter::EmitLoopNest(const std::vector<const Instruction*>& outputs,
   while (depth_ > 1) {
     --depth_;
     Line("}");
+  }
+}
+
+void KernelWriter::HoistScalars() {
+  for (const Instruction* instruction : computation_.instructions()) {
+    const Shape& shape = instruction->shape();
+    if (shape.IsArray() && shape.rank() == 0 &&
+        instruction->opcode() != Opcode::kParameter) {
+      Value(instruction, {});
+    }
   }
 }
 
@@ -432,8 +470,19 @@ std::string KernelWriter::Compute(const Instruction* instruction,
       case Opcode::kReshape:
         if (opcode == Opcode::kCopy) return operand_value(0, index);
         if (flat_) return operand_value(0, index);
-        return operand_value(0, Delinearize(Linear(index, instruction->shape()),
-                                            instruction->operand(0)->shape()));
+        {
+          const Shape& out = instruction->shape();
+          const Shape& in = instruction->operand(0)->shape();
+          std::vector<std::pair<std::string, int64_t>> from;
+          for (int64_t d = 0; d < out.rank(); ++d) {
+            from.emplace_back(index[d], out.dimension(d));
+          }
+          if (std::optional<Index> at =
+                  MatchIgnoringUnitDimensions(from, in.dimensions())) {
+            return operand_value(0, *at);
+          }
+          return operand_value(0, Delinearize(Linear(index, out), in));
+        }
       case Opcode::kConvert: {
         const ElementType to = instruction->shape().element_type();
         if (IsSubByteInteger(to) &&
@@ -507,6 +556,26 @@ std::string KernelWriter::Compute(const Instruction* instruction,
         // own.
         const Shape& out = instruction->shape();
         const Shape& in = instruction->operand(0)->shape();
+        {
+          const std::vector<int64_t> out_order = MinorToMajor(out);
+          const std::vector<int64_t> in_order = MinorToMajor(in);
+          std::vector<std::pair<std::string, int64_t>> from;
+          for (auto d = out_order.rbegin(); d != out_order.rend(); ++d) {
+            from.emplace_back(index[*d], out.dimension(*d));
+          }
+          std::vector<int64_t> to;
+          for (auto d = in_order.rbegin(); d != in_order.rend(); ++d) {
+            to.push_back(in.dimension(*d));
+          }
+          if (std::optional<Index> physical =
+                  MatchIgnoringUnitDimensions(from, to)) {
+            Index at(in.rank());
+            for (size_t k = 0; k < physical->size(); ++k) {
+              at[in_order[in_order.size() - 1 - k]] = (*physical)[k];
+            }
+            return operand_value(0, at);
+          }
+        }
         std::vector<std::string> terms;
         int64_t stride = 1;
         for (int64_t d : MinorToMajor(out)) {
