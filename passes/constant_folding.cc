@@ -161,8 +161,14 @@ std::optional<Literal> Folder::Evaluate(const Instruction& instruction) const {
 }
 
 // Removes `instruction` (a constant or a broadcast of one) if nothing uses
-// it any more, then its own operand likewise.
-absl::Status RemoveIfUnused(Instruction* instruction) {
+// it any more, then its own operand likewise. `removed` holds what earlier
+// calls removed: a folded instruction's operands may be a broadcast and the
+// constant it broadcasts (reduce(broadcast(c), c)), and removing the
+// broadcast removes the constant before the loop over operands reaches it
+// (kiln fuzz found the use after free).
+absl::Status RemoveIfUnused(Instruction* instruction,
+                            absl::flat_hash_set<const Instruction*>* removed) {
+  if (removed->contains(instruction)) return absl::OkStatus();
   Computation* computation = instruction->parent();
   if (instruction->user_count() > 0 || instruction == computation->root() ||
       !instruction->control_successors().empty()) {
@@ -171,9 +177,11 @@ absl::Status RemoveIfUnused(Instruction* instruction) {
   Instruction* source = instruction->opcode() == Opcode::kBroadcast
                             ? instruction->operand(0)
                             : nullptr;
-  absl::Status removed = computation->RemoveInstruction(instruction);
-  if (!removed.ok() || source == nullptr) return removed;
-  return RemoveIfUnused(source);
+  absl::Status status = computation->RemoveInstruction(instruction);
+  if (!status.ok()) return status;
+  removed->insert(instruction);
+  if (source == nullptr) return absl::OkStatus();
+  return RemoveIfUnused(source, removed);
 }
 
 absl::Status Folder::ReplaceByConstant(Instruction* instruction,
@@ -196,9 +204,10 @@ absl::Status Folder::ReplaceByConstant(Instruction* instruction,
   }
   absl::Status replaced = computation->ReplaceInstruction(instruction, added);
   if (!replaced.ok()) return replaced;
+  absl::flat_hash_set<const Instruction*> removed;
   for (Instruction* operand : operands) {
-    absl::Status removed = RemoveIfUnused(operand);
-    if (!removed.ok()) return removed;
+    absl::Status status = RemoveIfUnused(operand, &removed);
+    if (!status.ok()) return status;
   }
   return absl::OkStatus();
 }
