@@ -155,6 +155,28 @@ ENTRY e {
   EXPECT_NE(stats.find("library calls: 1"), std::string::npos) << stats;
 }
 
+TEST_F(CpuBackendTest, RngBitGeneratorsRunOnTheSlots) {
+  // ThreeFry and Philox (2- and 3-word states), 32-bit and sub-byte
+  // results: the evaluator's bits, with no fallback.
+  std::unique_ptr<Module> module = Parse(R"(
+HloModule m
+ENTRY e {
+  s = u64[2] parameter(0)
+  r = (u64[2], u32[3,5]) rng-bit-generator(s), algorithm=rng_three_fry
+  s3 = u64[3] parameter(1)
+  q = (u64[3], s4[7]) rng-bit-generator(s3), algorithm=rng_philox
+  p = (u64[2], u8[9]) rng-bit-generator(s), algorithm=rng_default
+  d = u32[3,5] get-tuple-element(r), index=1
+  n = u64[2] get-tuple-element(r), index=0
+  e = s4[7] get-tuple-element(q), index=1
+  h = u8[9] get-tuple-element(p), index=1
+  ROOT t = (u32[3,5], u64[2], s4[7], u8[9]) tuple(d, n, e, h)
+})");
+  ASSERT_NE(module, nullptr);
+  const std::string stats = ExpectSameAsReference(*module, 61, "rbg");
+  EXPECT_NE(stats.find("fallback instructions: 0"), std::string::npos) << stats;
+}
+
 TEST_F(CpuBackendTest, NarrowFloatDotsWidenAndRoundOnce) {
   for (const char* type : {"bf16", "f16"}) {
     std::unique_ptr<Module> module =

@@ -14,6 +14,7 @@
 #include "backends/cpu/loop_emitter.h"
 #include "backends/cpu/scatter_emitter.h"
 #include "backends/cpu/sort_emitter.h"
+#include "compiler/evaluator/random_bits.h"
 #include "compiler/ir/attr_names.h"
 #include "compiler/ir/computation.h"
 #include "compiler/ir/op_traits.h"
@@ -133,6 +134,8 @@ class Lowerer {
                                         std::string* why);
   absl::StatusOr<bool> TryConvolution(const Instruction* instruction,
                                       std::string* why);
+  // rng-bit-generator: the evaluator's expansion run on the slots.
+  bool TryRngBitGenerator(const Instruction* instruction);
   // while, conditional and call: their computations' programs.
   absl::StatusOr<bool> TryControlFlow(const Instruction* instruction,
                                       std::string* why);
@@ -408,6 +411,34 @@ absl::StatusOr<bool> Lowerer::TrySortOrScatter(const Instruction* instruction,
   return true;
 }
 
+bool Lowerer::TryRngBitGenerator(const Instruction* instruction) {
+  if (instruction->opcode() != Opcode::kRngBitGenerator) return false;
+  const Shape& shape = instruction->shape();
+  const Shape& state = instruction->operand(0)->shape();
+  const EnumValue* algorithm =
+      instruction->attrs().Get<EnumValue>(attr::kAlgorithm);
+  const ValueTree& operand = values_.at(instruction->operand(0));
+  // A state that does not fit its algorithm is the evaluator's error.
+  if (!shape.IsTuple() || shape.tuple_size() != 2 || operand.slot < 0 ||
+      state.element_type() != ElementType::kU64 ||
+      !eval::StateFits(
+          eval::BitGeneratorNamed(algorithm == nullptr ? "rng_default"
+                                                       : algorithm->spelling),
+          state.ElementCount().value_or(0))) {
+    return false;
+  }
+  NoteUse(operand);
+  absl::StatusOr<ValueTree> result = ArenaValue(shape);
+  if (!result.ok()) return false;
+  program_->thunks.push_back(std::make_unique<RngBitGeneratorThunk>(
+      *instruction, operand.slot, result->elements[0].slot,
+      result->elements[1].slot));
+  values_[instruction] = *std::move(result);
+  ++context_.stats.library_calls;
+  ++context_.stats.native_instructions;
+  return true;
+}
+
 absl::StatusOr<bool> Lowerer::TryConvolution(const Instruction* instruction,
                                              std::string* why) {
   if (instruction->opcode() != Opcode::kConvolution) return false;
@@ -575,6 +606,7 @@ absl::Status Lowerer::Lower(const Instruction* instruction) {
   done = TryConvolution(instruction, &why);
   if (!done.ok()) return done.status();
   if (*done) return absl::OkStatus();
+  if (TryRngBitGenerator(instruction)) return absl::OkStatus();
   done = TryKernel(instruction, &why);
   if (!done.ok()) return done.status();
   if (*done) return absl::OkStatus();

@@ -161,5 +161,15 @@ GeneratedBits GenerateBits(BitGenerator generator,
   return out;
 }
 
+BitGenerator BitGeneratorNamed(absl::string_view algorithm) {
+  return algorithm == "rng_three_fry" ? BitGenerator::kThreeFry
+                                      : BitGenerator::kPhilox;
+}
+
+bool StateFits(BitGenerator generator, int64_t words) {
+  return generator == BitGenerator::kThreeFry ? words == 2
+                                              : (words == 2 || words == 3);
+}
+
 }  // namespace eval
 }  // namespace kiln

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 
 namespace kiln {
@@ -26,6 +27,15 @@ std::array<uint32_t, 4> Philox4x32(std::array<uint32_t, 2> key,
                                    std::array<uint32_t, 4> counter);
 
 enum class BitGenerator { kThreeFry, kPhilox };
+
+// The generator an rng-bit-generator's `algorithm` names: rng_three_fry is
+// ThreeFry; rng_philox and rng_default are Philox (as on XLA's CPU and GPU
+// backends).
+BitGenerator BitGeneratorNamed(absl::string_view algorithm);
+
+// Whether an initial state of `words` u64 words fits `generator`
+// (ThreeFry: 2; Philox: 2 or 3).
+bool StateFits(BitGenerator generator, int64_t words);
 
 // What one rng-bit-generator call produces: `bits[i]` is element i (row
 // major) of the result, zero-extended; only its low `bit_width` bits are

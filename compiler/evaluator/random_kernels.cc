@@ -32,16 +32,10 @@ absl::StatusOr<Literal> RngBitGeneratorKernel(
     return rule;
   const absl::string_view algorithm =
       EnumAttr(instruction, attr::kAlgorithm, "rng_default");
-  // rng_default is Philox, as on XLA's CPU and GPU backends.
-  const BitGenerator generator = algorithm == "rng_three_fry"
-                                     ? BitGenerator::kThreeFry
-                                     : BitGenerator::kPhilox;
+  const BitGenerator generator = BitGeneratorNamed(algorithm);
   const Literal& state = *operands[0];
   const int64_t words = state.element_count();
-  const bool size_ok = generator == BitGenerator::kThreeFry
-                           ? words == 2
-                           : (words == 2 || words == 3);
-  if (!size_ok) {
+  if (!StateFits(generator, words)) {
     return KernelError(
         instruction,
         absl::StrCat("initial state ", state.shape().ToString(false),
