@@ -513,18 +513,9 @@ ENTRY e {
     ExpectSameAsReference(*module, seed, "in place");
   }
   const std::string thunks = Emitted(*module, "thunks");
-  auto slots_of = [&](const std::string& name) {
-    const size_t at = thunks.find(absl::StrCat("(", name, ") in=["));
-    EXPECT_NE(at, std::string::npos) << thunks;
-    const size_t in = thunks.find('[', at) + 1;
-    const size_t out = thunks.find("out=[", at) + 5;
-    return std::make_pair(
-        thunks.substr(in, thunks.find_first_of(",]", in) - in),
-        thunks.substr(out, thunks.find(']', out) - out));
-  };
-  const auto [w_in, w_out] = slots_of("w");
+  const auto [w_in, w_out] = StepSlots(thunks, "(w) in=[");
   EXPECT_EQ(w_in, w_out) << thunks;
-  const auto [p_in, p_out] = slots_of("p");
+  const auto [p_in, p_out] = StepSlots(thunks, "(p) in=[");
   EXPECT_NE(p_in, p_out) << thunks;
 }
 
@@ -562,13 +553,7 @@ ENTRY e {
   // The pipeline may rename the scatters (s1 -> s1.1): a step is found by
   // its name's prefix.
   auto slots_of = [&](const std::string& name) {
-    const size_t at = thunks.find(absl::StrCat("(", name));
-    EXPECT_NE(at, std::string::npos) << thunks;
-    const size_t in = thunks.find("in=[", at) + 4;
-    const size_t out = thunks.find("out=[", at) + 5;
-    return std::make_pair(
-        thunks.substr(in, thunks.find_first_of(",]", in) - in),
-        thunks.substr(out, thunks.find(']', out) - out));
+    return StepSlots(thunks, absl::StrCat("(", name));
   };
   EXPECT_EQ(slots_of("s1").first, slots_of("s1").second) << thunks;
   EXPECT_NE(slots_of("s2").first, slots_of("s2").second) << thunks;

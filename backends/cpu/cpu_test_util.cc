@@ -91,4 +91,15 @@ std::string Emitted(const Module& module, const std::string& what) {
   return text.ok() ? *text : "";
 }
 
+std::pair<std::string, std::string> StepSlots(const std::string& thunks,
+                                              const std::string& marker) {
+  const size_t at = thunks.find(marker);
+  EXPECT_NE(at, std::string::npos) << marker << "\n" << thunks;
+  if (at == std::string::npos) return {};
+  const size_t in = thunks.find("in=[", at) + 4;
+  const size_t out = thunks.find("out=[", at) + 5;
+  return {thunks.substr(in, thunks.find_first_of(",]", in) - in),
+          thunks.substr(out, thunks.find(']', out) - out)};
+}
+
 }  // namespace kiln::cpu

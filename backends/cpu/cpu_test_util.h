@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "compiler/ir/element_type.h"
 #include "compiler/ir/module.h"
@@ -45,6 +46,12 @@ void ExpectSameAsReference(const std::string& text, uint64_t seed = 1);
 // `module` compiled by the cpu backend with default options, and its
 // Emit(`what`) text ("" with a failure when either step fails).
 std::string Emitted(const Module& module, const std::string& what);
+
+// In `--emit=thunks` text, the step whose line first contains `marker`
+// ("(w) in=[", or "(s1" for a name the pipeline may suffix): its first
+// input slot and its output slots, as text. Fails the test when missing.
+std::pair<std::string, std::string> StepSlots(const std::string& thunks,
+                                              const std::string& marker);
 
 }  // namespace kiln::cpu
 

@@ -34,7 +34,6 @@ using emitter_internal::ComputeType;
 using emitter_internal::FindFunctorOp;
 using emitter_internal::FunctorOp;
 using emitter_internal::Int64s;
-using emitter_internal::IsFlat;
 using emitter_internal::IsNarrowFloat;
 using emitter_internal::IsSubByteInteger;
 using emitter_internal::IsSum;
@@ -682,7 +681,7 @@ absl::StatusOr<std::string> KernelWriter::Write() {
   absl::StatusOr<int64_t> count = shape.ElementCount();
   if (!count.ok()) return count.status();
   flat_count_ = *count;
-  flat_ = IsFlat(computation_, *count);
+  flat_ = IsFlatKernel(computation_);
 
   std::string header =
       absl::StrCat("extern \"C\" void ", name_,
@@ -711,7 +710,6 @@ absl::StatusOr<std::string> KernelWriter::Write() {
     // multi-output fusion): one loop nest per output, in dependence
     // order; later loops read earlier outputs from their buffers instead
     // of computing them again per element.
-    flat_ = false;
     absl::flat_hash_map<const Instruction*, size_t> position;
     absl::StatusOr<std::vector<Instruction*>> post_order =
         computation_.PostOrder();

@@ -23,23 +23,6 @@ constexpr ElementType kCommon[] = {
 
 }  // namespace
 
-uint8_t ClassOf(ElementType type) {
-  switch (GetElementTypeInfo(type).kind) {
-    case TypeKind::kPred:
-      return kPredClass;
-    case TypeKind::kSigned:
-      return kSignedClass;
-    case TypeKind::kUnsigned:
-      return kUnsignedClass;
-    case TypeKind::kFloat:
-      return kFloatClass;
-    case TypeKind::kComplex:
-      return kComplexClass;
-    default:
-      return 0;
-  }
-}
-
 Context::Context(DecisionSource& source, const GeneratorOptions& options,
                  XlaBuilder* builder, int64_t replicas, int64_t depth)
     : source_(source),

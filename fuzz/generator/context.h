@@ -12,25 +12,25 @@
 #include "compiler/builder/builder.h"
 #include "compiler/ir/element_type.h"
 #include "compiler/ir/shape.h"
+#include "compiler/ops/element_type_classes.h"
 #include "fuzz/generator/decisions.h"
 
 namespace kiln::fuzzgen {
 
-// Element-type classes, as bit masks.
-enum TypeClass : uint8_t {
-  kPredClass = 1 << 0,
-  kSignedClass = 1 << 1,
-  kUnsignedClass = 1 << 2,
-  kFloatClass = 1 << 3,
-  kComplexClass = 1 << 4,
-};
-inline constexpr uint8_t kIntClasses = kSignedClass | kUnsignedClass;
-inline constexpr uint8_t kNumeric = kIntClasses | kFloatClass | kComplexClass;
-inline constexpr uint8_t kAnyClass = kNumeric | kPredClass;
-inline constexpr uint8_t kFloatOrComplex = kFloatClass | kComplexClass;
+// Element-type classes, as bit masks: the shape rules' own
+// (compiler/ops/element_type_classes.h), so what the generator draws for
+// an op is what the op's rule accepts.
+using ops_internal::ClassOf;
+using ops_internal::kComplexClass;
+using ops_internal::kFloatClass;
+using ops_internal::kFloatOrComplex;
+using ops_internal::kPredClass;
+using ops_internal::kSignedClass;
+using ops_internal::kUnsignedClass;
+inline constexpr uint8_t kIntClasses = ops_internal::kIntegralClasses;
+inline constexpr uint8_t kNumeric = ops_internal::kNumericClasses;
+inline constexpr uint8_t kAnyClass = ops_internal::kAnyArrayClasses;
 inline constexpr uint8_t kRealNumeric = kIntClasses | kFloatClass;
-
-uint8_t ClassOf(ElementType type);
 
 struct GeneratorOptions {
   // Op steps in the entry computation (each may add several instructions).
