@@ -31,6 +31,7 @@
 #include "tools/conform/expectations.h"
 #include "tools/conform/report.h"
 #include "tools/conform/runner.h"
+#include "tools/conform/sample.h"
 #include "tools/conform/spec_index.h"
 
 // Defined by `kiln run`; conform reads the same flag.
@@ -66,6 +67,11 @@ ABSL_FLAG(bool, isolate, false,
           "conform: run each case in a `kiln run --backend=...` process of "
           "its own through the exec: protocol, so that a backend that "
           "crashes fails that case only");
+ABSL_FLAG(std::string, sample, "",
+          "conform: a deterministic part of the selected cases (those the "
+          "expectations skip left out): 'cover' keeps the first case of "
+          "every op and of every element type, 'pairs' the first of every "
+          "op x element type pair");
 ABSL_FLAG(bool, keep_exec_files, false,
           "conform: keep the temporary directories of exec: runs");
 
@@ -212,15 +218,40 @@ absl::StatusOr<std::string> IsolatedBackend(const std::string& spec) {
       " {module} >{out}");
 }
 
+// The expectations file: --expectations, else DIR/expectations/NAME.txt for
+// the first suite DIR given, where NAME is the backend's name ("cpu",
+// "reference", "exec"). A PJRT plugin is named after its file:
+// pjrt:/x/xla_cpu_plugin.so reads pjrt-xla-cpu.txt (the file name without
+// a "lib" prefix, "_plugin"/"pjrt_plugin_" parts and ".so", '_' as '-'),
+// else pjrt.txt; when neither exists the first is where
+// --update_expectations writes.
 std::string ExpectationsPath(const std::vector<std::string>& paths,
-                             const std::string& backend) {
+                             const std::string& backend_flag) {
   if (std::optional<std::string> path = absl::GetFlag(FLAGS_expectations)) {
     return *path;
   }
-  if (!paths.empty() && IsDirectory(paths[0])) {
-    return absl::StrCat(paths[0], "/expectations/", backend, ".txt");
+  if (paths.empty() || !IsDirectory(paths[0])) return "";
+  const std::string dir = absl::StrCat(paths[0], "/expectations/");
+  const std::string name =
+      std::string(absl::string_view(backend_flag).substr(
+          0, backend_flag.find(':')));
+  if (name != "pjrt" || backend_flag.size() <= 5) {
+    return absl::StrCat(dir, name, ".txt");
   }
-  return "";
+  std::string plugin = std::filesystem::path(std::string(
+                           absl::string_view(backend_flag)
+                               .substr(5, backend_flag.find(',') - 5)))
+                           .filename()
+                           .string();
+  if (absl::EndsWith(plugin, ".so")) plugin.resize(plugin.size() - 3);
+  if (absl::StartsWith(plugin, "lib")) plugin = plugin.substr(3);
+  plugin = absl::StrReplaceAll(
+      plugin, {{"pjrt_plugin_", ""}, {"_pjrt_plugin", ""}, {"_plugin", ""}});
+  absl::StrReplaceAll({{"_", "-"}}, &plugin);
+  const std::string named = absl::StrCat(dir, "pjrt-", plugin, ".txt");
+  const std::string plain = absl::StrCat(dir, "pjrt.txt");
+  if (plugin.empty() || (!Exists(named) && Exists(plain))) return plain;
+  return named;
 }
 
 absl::Status WriteText(const std::string& path, const std::string& text) {
@@ -439,8 +470,10 @@ int RunConform(const std::vector<std::string>& args) {
     WriteStderr(absl::StrCat("kiln conform: ", selected.status().message()));
     return kExitUsage;
   }
-  if (absl::Status status = KeepShard(*selected); !status.ok()) {
-    WriteStderr(absl::StrCat("kiln conform: ", status.message()));
+  const std::string sample = absl::GetFlag(FLAGS_sample);
+  if (!sample.empty() && sample != "cover" && sample != "pairs") {
+    WriteStderr(absl::StrCat("kiln conform: --sample: '", sample,
+                             "' is not a sample (cover or pairs)"));
     return kExitUsage;
   }
   const double limit = absl::GetFlag(FLAGS_time_limit);
@@ -461,7 +494,7 @@ int RunConform(const std::vector<std::string>& args) {
     return kExitUsage;
   }
   const std::string expectations_path =
-      ExpectationsPath(paths, backend->name());
+      ExpectationsPath(paths, absl::GetFlag(FLAGS_backend));
   absl::StatusOr<conform::Expectations> expectations =
       expectations_path.empty()
           ? conform::Expectations()
@@ -475,6 +508,25 @@ int RunConform(const std::vector<std::string>& args) {
     WriteStderr(absl::StrCat("kiln conform: note: ", expectations_path, ":",
                              e->line, ": no case named '", e->target, "'"));
   }
+  if (!sample.empty()) {
+    std::vector<size_t> runnable;
+    for (size_t i : *selected) {
+      if (!expectations->SkipsCase(loaded->cases[i], loaded->traits[i])) {
+        runnable.push_back(i);
+      }
+    }
+    *selected = conform::CoverSample(loaded->traits, runnable,
+                                     sample == "pairs"
+                                         ? conform::Cover::kPairs
+                                         : conform::Cover::kOpsAndTypes);
+    WriteStderr(absl::StrCat("kiln conform: --sample=", sample, ": ",
+                             selected->size(), " of ", runnable.size(),
+                             " runnable cases"));
+  }
+  if (absl::Status status = KeepShard(*selected); !status.ok()) {
+    WriteStderr(absl::StrCat("kiln conform: ", status.message()));
+    return kExitUsage;
+  }
   return RunSelected(*loaded, *selected, *backend, *expectations,
                      expectations_path, start);
 }
@@ -484,7 +536,7 @@ int RunConform(const std::vector<std::string>& args) {
 KILN_REGISTER_COMMAND(
     conform, "run the conformance suite (spec_tests/) on a backend",
     "usage: kiln conform [--backend=reference|pjrt:PLUGIN|exec:COMMAND]\n"
-    "                    [--isolate] [--filter=RE2]\n"
+    "                    [--isolate] [--filter=RE2] [--sample=cover|pairs]\n"
     "                    [--ops=a,b] [--types=f32,s8] [--jobs=N]\n"
     "                    [--time_limit=SECONDS] [--expectations=FILE]\n"
     "                    [--update_expectations] [--report=DIR]\n"
@@ -498,12 +550,14 @@ KILN_REGISTER_COMMAND(
     "terminal shows a progress line. Failures print with expected and\n"
     "actual values; the last line reads `N passed, N failed, N\n"
     "expected-failure, N unsupported`. The expectations file of the backend\n"
-    "(DIR/expectations/<backend>.txt) lists known failures and unsupported\n"
-    "cases; the exit status is 1 on any result it does not predict,\n"
+    "(DIR/expectations/<backend>.txt; pjrt-<plugin>.txt for a PJRT plugin\n"
+    "file <plugin>.so) lists known failures and unsupported cases; the exit status is 1 on any result it does not predict,\n"
     "unexpected passes included. --backend=exec:COMMAND runs an external\n"
     "toolchain through files ({module} {args} {out} {dir} {replicas}\n"
     "{partitions} are replaced in COMMAND). --coverage prints every op of\n"
     "the spec with its cases and the spec sentences no case cites.\n"
+    "--sample=cover runs the first case of every op and of every element\n"
+    "type, --sample=pairs the first of every op x element type pair.\n"
     "See docs/conformance.md.\n",
     RunConform);
 
