@@ -232,17 +232,17 @@ std::string ExpectationsPath(const std::vector<std::string>& paths,
   }
   if (paths.empty() || !IsDirectory(paths[0])) return "";
   const std::string dir = absl::StrCat(paths[0], "/expectations/");
-  const std::string name =
-      std::string(absl::string_view(backend_flag).substr(
-          0, backend_flag.find(':')));
+  const std::string name = std::string(
+      absl::string_view(backend_flag).substr(0, backend_flag.find(':')));
   if (name != "pjrt" || backend_flag.size() <= 5) {
     return absl::StrCat(dir, name, ".txt");
   }
-  std::string plugin = std::filesystem::path(std::string(
-                           absl::string_view(backend_flag)
-                               .substr(5, backend_flag.find(',') - 5)))
-                           .filename()
-                           .string();
+  std::string plugin =
+      std::filesystem::path(
+          std::string(absl::string_view(backend_flag)
+                          .substr(5, backend_flag.find(',') - 5)))
+          .filename()
+          .string();
   if (absl::EndsWith(plugin, ".so")) plugin.resize(plugin.size() - 3);
   if (absl::StartsWith(plugin, "lib")) plugin = plugin.substr(3);
   plugin = absl::StrReplaceAll(
@@ -515,10 +515,10 @@ int RunConform(const std::vector<std::string>& args) {
         runnable.push_back(i);
       }
     }
-    *selected = conform::CoverSample(loaded->traits, runnable,
-                                     sample == "pairs"
-                                         ? conform::Cover::kPairs
-                                         : conform::Cover::kOpsAndTypes);
+    *selected =
+        conform::CoverSample(loaded->traits, runnable,
+                             sample == "pairs" ? conform::Cover::kPairs
+                                               : conform::Cover::kOpsAndTypes);
     WriteStderr(absl::StrCat("kiln conform: --sample=", sample, ": ",
                              selected->size(), " of ", runnable.size(),
                              " runnable cases"));
@@ -551,7 +551,8 @@ KILN_REGISTER_COMMAND(
     "actual values; the last line reads `N passed, N failed, N\n"
     "expected-failure, N unsupported`. The expectations file of the backend\n"
     "(DIR/expectations/<backend>.txt; pjrt-<plugin>.txt for a PJRT plugin\n"
-    "file <plugin>.so) lists known failures and unsupported cases; the exit status is 1 on any result it does not predict,\n"
+    "file <plugin>.so) lists known failures and unsupported cases; the exit "
+    "status is 1 on any result it does not predict,\n"
     "unexpected passes included. --backend=exec:COMMAND runs an external\n"
     "toolchain through files ({module} {args} {out} {dir} {replicas}\n"
     "{partitions} are replaced in COMMAND). --coverage prints every op of\n"

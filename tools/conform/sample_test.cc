@@ -17,12 +17,12 @@ CaseTraits Traits(std::vector<std::string> ops,
 
 TEST(CoverSampleTest, KeepsTheFirstCaseOfEachOpAndOfEachType) {
   const std::vector<CaseTraits> traits = {
-      Traits({"add"}, {ElementType::kF32}),                     // new
-      Traits({"add"}, {ElementType::kS32}),                     // s32
-      Traits({"multiply"}, {ElementType::kF32}),                // multiply
-      Traits({"multiply"}, {ElementType::kS32}),                // seen
-      Traits({"add", "negate"}, {ElementType::kF32}),           // negate
-      Traits({"after-all"}, {}),                                // no type
+      Traits({"add"}, {ElementType::kF32}),            // new
+      Traits({"add"}, {ElementType::kS32}),            // s32
+      Traits({"multiply"}, {ElementType::kF32}),       // multiply
+      Traits({"multiply"}, {ElementType::kS32}),       // seen
+      Traits({"add", "negate"}, {ElementType::kF32}),  // negate
+      Traits({"after-all"}, {}),                       // no type
   };
   EXPECT_EQ(CoverSample(traits, {0, 1, 2, 3, 4, 5}, Cover::kOpsAndTypes),
             (std::vector<size_t>{0, 1, 2, 4, 5}));
@@ -41,7 +41,8 @@ TEST(CoverSampleTest, KeepsTheFirstCaseOfEachOpAndTypePair) {
   EXPECT_EQ(CoverSample(traits, {0, 1, 2, 3, 4, 5, 6}, Cover::kPairs),
             (std::vector<size_t>{0, 2, 3, 5}));
   // Only the candidates count, in their order.
-  EXPECT_EQ(CoverSample(traits, {1, 4, 0}, Cover::kPairs), (std::vector<size_t>{1, 4}));
+  EXPECT_EQ(CoverSample(traits, {1, 4, 0}, Cover::kPairs),
+            (std::vector<size_t>{1, 4}));
   EXPECT_TRUE(CoverSample(traits, {}, Cover::kPairs).empty());
 }
 
