@@ -27,6 +27,35 @@
 namespace kiln::cpu {
 namespace {
 
+// The slots of `program` that are not constants: arena slots with their
+// offsets, the result's slots and the parameters' (in a nested program,
+// its caller's operands; a while body's result element written in place
+// is a parameter slot).
+void AppendSlots(const Program& program, const std::string& indent,
+                 std::string& out) {
+  for (size_t i = 0; i < program.slots.size(); ++i) {
+    const BufferSlot& slot = program.slots[i];
+    const std::string shape = slot.shape.ToString(false);
+    const std::string path = absl::StrJoin(slot.path, ",");
+    switch (slot.kind) {
+      case BufferSlot::Kind::kArena:
+        absl::StrAppend(&out, indent, "slot ", i, ": arena[", slot.offset,
+                        ", +", slot.bytes, ") ", shape, "\n");
+        break;
+      case BufferSlot::Kind::kResult:
+        absl::StrAppend(&out, indent, "slot ", i, ": result{", path, "} ",
+                        shape, "\n");
+        break;
+      case BufferSlot::Kind::kParameter:
+        absl::StrAppend(&out, indent, "slot ", i, ": parameter ",
+                        slot.parameter, "{", path, "} ", shape, "\n");
+        break;
+      case BufferSlot::Kind::kConstant:
+        break;
+    }
+  }
+}
+
 // compiler/ir's float conversions, as the kernel prelude calls them for
 // the float types of at most 8 bits (kiln_set_float_routines).
 uint64_t FloatToBitsById(int type, double value) {
@@ -457,26 +486,17 @@ absl::StatusOr<std::string> CpuExecutable::Emit(absl::string_view what) const {
                           ")\n");
     }
     std::string out;
-    for (size_t i = 0; i < program_->slots.size(); ++i) {
-      const BufferSlot& slot = program_->slots[i];
-      if (slot.kind == BufferSlot::Kind::kArena) {
-        absl::StrAppend(&out, "slot ", i, ": arena[", slot.offset, ", +",
-                        slot.bytes, ") ", slot.shape.ToString(false), "\n");
-      } else if (slot.kind == BufferSlot::Kind::kResult) {
-        absl::StrAppend(&out, "slot ", i, ": result{",
-                        absl::StrJoin(slot.path, ","), "} ",
-                        slot.shape.ToString(false), "\n");
-      }
-    }
     const std::vector<Program*> programs =
         AllPrograms(const_cast<Program&>(*program_));
     for (size_t p = 0; p < programs.size(); ++p) {
+      const std::string indent = p > 0 ? "  " : "";
       if (p > 0) {
         absl::StrAppend(&out, "program ", p, " (arena ",
                         programs[p]->arena_bytes, " bytes):\n");
       }
+      AppendSlots(*programs[p], indent, out);
       for (size_t i = 0; i < programs[p]->thunks.size(); ++i) {
-        absl::StrAppend(&out, p > 0 ? "  " : "", i, ": ",
+        absl::StrAppend(&out, indent, i, ": ",
                         programs[p]->thunks[i]->ToString(), "\n");
       }
     }

@@ -1,186 +1,17 @@
 #include "backends/cpu/lowering.h"
 
 #include <algorithm>
-#include <functional>
-#include <optional>
 #include <utility>
 
-#include "absl/container/flat_hash_map.h"
-#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
-#include "backends/cpu/buffer_assignment.h"
 #include "backends/cpu/control_thunks.h"
-#include "backends/cpu/convolution_thunk.h"
 #include "backends/cpu/loop_emitter.h"
-#include "backends/cpu/scatter_emitter.h"
-#include "backends/cpu/sort_emitter.h"
-#include "compiler/evaluator/random_bits.h"
+#include "backends/cpu/lowering_internal.h"
 #include "compiler/ir/attr_names.h"
-#include "compiler/ir/computation.h"
 #include "compiler/ir/op_traits.h"
 
 namespace kiln::cpu {
-namespace {
-
-// Whether `shape` holds a token or opaque value anywhere.
-bool HasTokenOrOpaque(const Shape& shape) {
-  if (shape.IsToken() || shape.IsOpaque()) return true;
-  if (!shape.IsTuple()) return false;
-  for (const Shape& element : shape.tuple_shapes()) {
-    if (HasTokenOrOpaque(element)) return true;
-  }
-  return false;
-}
-
-const std::vector<int64_t>& ListOrEmpty(const Instruction& instruction,
-                                        absl::string_view name) {
-  static const auto* const kEmpty = new std::vector<int64_t>();
-  const auto* list = instruction.attrs().Get<Int64List>(name);
-  return list != nullptr ? *list : *kEmpty;
-}
-
-int64_t Product(const std::vector<int64_t>& dims,
-                const std::vector<int64_t>& which) {
-  int64_t product = 1;
-  for (int64_t d : which) product *= dims[d];
-  return product;
-}
-
-// The dimensions of `rank` that are in neither list, in order.
-std::vector<int64_t> FreeDimensions(int64_t rank,
-                                    const std::vector<int64_t>& batch,
-                                    const std::vector<int64_t>& contracting) {
-  std::vector<int64_t> free;
-  for (int64_t d = 0; d < rank; ++d) {
-    if (std::find(batch.begin(), batch.end(), d) == batch.end() &&
-        std::find(contracting.begin(), contracting.end(), d) ==
-            contracting.end()) {
-      free.push_back(d);
-    }
-  }
-  return free;
-}
-
-// What the programs of one module share: the generated source of every
-// kernel, the statistics, and the programs of computations already lowered
-// (a computation called from several places is lowered once).
-struct LoweringContext {
-  std::string kernels;
-  LoweringStats stats;
-  Donation donation;
-  int64_t max_while_iterations = 0;
-  absl::flat_hash_map<const Computation*, std::shared_ptr<Program>> programs;
-  int depth = 0;
-};
-
-// Computations nested deeper than this run on the evaluator (lowering
-// recurses once per level).
-constexpr int kMaxNesting = 64;
-
-class Lowerer {
- public:
-  Lowerer(LoweringContext& context, const Computation& computation,
-          bool result_in_place)
-      : context_(context),
-        computation_(computation),
-        result_in_place_(result_in_place) {}
-  absl::StatusOr<std::unique_ptr<Program>> Run();
-
- private:
-  int64_t step() const { return program_->thunks.size(); }
-  int64_t NewSlot(BufferSlot slot) {
-    program_->slots.push_back(std::move(slot));
-    intervals_.emplace_back();
-    return program_->slots.size() - 1;
-  }
-  absl::StatusOr<ValueTree> ArenaValue(const Shape& shape);
-  // A while's state: new slots, except for the elements the body passes
-  // through unchanged (its root's element i is get-tuple-element i of its
-  // parameter) whose initial value is a parameter's or a constant's slot,
-  // which nothing writes during the run: the state element is that slot,
-  // and neither the entry into the loop nor an iteration copies it (a
-  // loop reading a large array it never updates, as JAX's fori_loop
-  // carries its inputs, copied it into the state on every run).
-  absl::StatusOr<ValueTree> LoopState(const Shape& shape, const ValueTree& init,
-                                      const Instruction& body_root,
-                                      const Instruction& body_state);
-  ValueTree ParameterValue(const Shape& shape, int64_t parameter,
-                           std::vector<int64_t> path);
-  ValueTree ConstantValue(const Literal& literal);
-  void NoteUse(const ValueTree& tree);
-  absl::Status Lower(const Instruction* instruction);
-  // Each returns false (and says why) when it does not apply.
-  absl::StatusOr<bool> TryKernel(const Instruction* instruction,
-                                 std::string* why);
-  absl::StatusOr<bool> TryDot(const Instruction* instruction);
-  absl::Status Fallback(const Instruction* instruction, const std::string& why);
-  absl::Status AddKernel(const Instruction* instruction,
-                         const Computation& computation, int64_t instructions);
-  // A kernel whose source `emit` writes under the symbol it is given.
-  // `in_place`: the result takes operand 0's slots instead of new ones.
-  absl::Status AddKernelSource(
-      const Instruction* instruction,
-      const std::function<absl::StatusOr<std::string>(const std::string&)>&
-          emit,
-      int64_t instructions, bool in_place = false);
-  // A dynamic-update-slice whose operand nothing else reads: its kernel
-  // writes the update's window into the operand's own slot.
-  absl::StatusOr<bool> TryInPlaceUpdate(const Instruction* instruction);
-  // Whether `instruction` may write its result over its operand 0: the
-  // operand has a slot of its own that nothing reads afterwards.
-  bool OwnsOperandSlot(const Instruction* instruction) const;
-  // sort and scatter, whose kernels have emitters of their own.
-  absl::StatusOr<bool> TrySortOrScatter(const Instruction* instruction,
-                                        std::string* why);
-  absl::StatusOr<bool> TryConvolution(const Instruction* instruction,
-                                      std::string* why);
-  // rng-bit-generator: the evaluator's expansion run on the slots.
-  bool TryRngBitGenerator(const Instruction* instruction);
-  // while, conditional and call: their computations' programs.
-  absl::StatusOr<bool> TryControlFlow(const Instruction* instruction,
-                                      std::string* why);
-  absl::StatusOr<std::shared_ptr<Program>> ProgramOf(
-      const Computation* computation, std::string* why);
-  std::vector<ValueTree> UseOperands(const Instruction* instruction,
-                                     int64_t first = 0);
-
-  LoweringContext& context_;
-  const Computation& computation_;
-  const bool result_in_place_;
-  std::unique_ptr<Program> program_ = std::make_unique<Program>();
-  std::vector<BufferInterval> intervals_;
-  absl::flat_hash_map<const Instruction*, ValueTree> values_;
-  absl::flat_hash_set<int64_t> flat_kernels_;  // Steps of flat kernels.
-};
-
-absl::StatusOr<ValueTree> Lowerer::LoopState(const Shape& shape,
-                                             const ValueTree& init,
-                                             const Instruction& body_root,
-                                             const Instruction& body_state) {
-  if (!shape.IsTuple() || body_root.opcode() != Opcode::kTuple ||
-      init.elements.size() != shape.tuple_shapes().size()) {
-    return ArenaValue(shape);
-  }
-  ValueTree state;
-  for (size_t i = 0; i < init.elements.size(); ++i) {
-    const ValueTree& initial = init.elements[i];
-    const Instruction& next = *body_root.operand(i);
-    const int64_t* index = next.attrs().Get<int64_t>(attr::kIndex);
-    const bool passes_through = next.opcode() == Opcode::kGetTupleElement &&
-                                next.operand(0) == &body_state &&
-                                index != nullptr &&
-                                *index == static_cast<int64_t>(i);
-    if (passes_through && initial.slot >= 0 &&
-        program_->slots[initial.slot].kind != BufferSlot::Kind::kArena) {
-      state.elements.push_back(initial);
-      continue;
-    }
-    absl::StatusOr<ValueTree> element = ArenaValue(shape.tuple_shapes()[i]);
-    if (!element.ok()) return element.status();
-    state.elements.push_back(*std::move(element));
-  }
-  return state;
-}
+namespace lowering_internal {
 
 absl::StatusOr<ValueTree> Lowerer::ArenaValue(const Shape& shape) {
   ValueTree tree;
@@ -346,6 +177,7 @@ absl::StatusOr<bool> Lowerer::TryKernel(const Instruction* instruction,
 }
 
 bool Lowerer::OwnsOperandSlot(const Instruction* instruction) const {
+  if (UpdatesStateInPlace(instruction)) return true;
   // The operand's slot is its own (not a parameter's, a constant's or a
   // tuple element shared with other values: those come from parameter,
   // constant, tuple and get-tuple-element, which make no slot) and no one
@@ -377,159 +209,6 @@ absl::StatusOr<bool> Lowerer::TryInPlaceUpdate(const Instruction* instruction) {
       },
       1, /*in_place=*/true);
   if (!status.ok()) return status;
-  return true;
-}
-
-absl::StatusOr<bool> Lowerer::TrySortOrScatter(const Instruction* instruction,
-                                               std::string* why) {
-  using Emitter =
-      absl::StatusOr<std::string> (*)(const Instruction&, absl::string_view);
-  Emitter emit = nullptr;
-  if (instruction->opcode() == Opcode::kSort) emit = &EmitSortKernel;
-  if (instruction->opcode() == Opcode::kScatter) emit = &EmitScatterKernel;
-  if (instruction->opcode() == Opcode::kSelectAndScatter) {
-    emit = &EmitSelectAndScatterKernel;
-  }
-  if (emit == nullptr) return false;
-  // Emitted once, under the symbol the kernel gets when it is added (the
-  // count only advances when it is).
-  absl::StatusOr<std::string> source =
-      emit(*instruction, absl::StrCat("kiln_kernel_", context_.stats.kernels));
-  if (!source.ok()) {
-    *why = std::string(source.status().message());
-    return false;
-  }
-  // A single-operand scatter whose operand nothing else reads updates it
-  // in place (its kernel skips the copy when the two are one buffer).
-  const bool in_place = instruction->opcode() == Opcode::kScatter &&
-                        instruction->operand_count() == 3 &&
-                        OwnsOperandSlot(instruction);
-  absl::Status status = AddKernelSource(
-      instruction, [&](const std::string&) { return *std::move(source); }, 1,
-      in_place);
-  if (!status.ok()) return status;
-  return true;
-}
-
-bool Lowerer::TryRngBitGenerator(const Instruction* instruction) {
-  if (instruction->opcode() != Opcode::kRngBitGenerator) return false;
-  const Shape& shape = instruction->shape();
-  const Shape& state = instruction->operand(0)->shape();
-  const EnumValue* algorithm =
-      instruction->attrs().Get<EnumValue>(attr::kAlgorithm);
-  const ValueTree& operand = values_.at(instruction->operand(0));
-  // A state that does not fit its algorithm is the evaluator's error.
-  if (!shape.IsTuple() || shape.tuple_size() != 2 || operand.slot < 0 ||
-      state.element_type() != ElementType::kU64 ||
-      !eval::StateFits(
-          eval::BitGeneratorNamed(algorithm == nullptr ? "rng_default"
-                                                       : algorithm->spelling),
-          state.ElementCount().value_or(0))) {
-    return false;
-  }
-  NoteUse(operand);
-  absl::StatusOr<ValueTree> result = ArenaValue(shape);
-  if (!result.ok()) return false;
-  program_->thunks.push_back(std::make_unique<RngBitGeneratorThunk>(
-      *instruction, operand.slot, result->elements[0].slot,
-      result->elements[1].slot));
-  values_[instruction] = *std::move(result);
-  ++context_.stats.library_calls;
-  ++context_.stats.native_instructions;
-  return true;
-}
-
-absl::StatusOr<bool> Lowerer::TryConvolution(const Instruction* instruction,
-                                             std::string* why) {
-  if (instruction->opcode() != Opcode::kConvolution) return false;
-  // The im2col matrix of one execution stays under 1 GiB.
-  std::optional<ConvolutionThunk::Plan> plan =
-      ConvolutionThunk::MakePlan(*instruction, int64_t{1} << 30, why);
-  if (!plan.has_value()) return false;
-  const ValueTree input = values_.at(instruction->operand(0));
-  const ValueTree kernel = values_.at(instruction->operand(1));
-  NoteUse(input);
-  NoteUse(kernel);
-  absl::StatusOr<ValueTree> result = ArenaValue(instruction->shape());
-  if (!result.ok()) return result.status();
-  program_->thunks.push_back(std::make_unique<ConvolutionThunk>(
-      *instruction, *std::move(plan), input.slot, kernel.slot, result->slot));
-  values_[instruction] = *std::move(result);
-  ++context_.stats.library_calls;
-  ++context_.stats.native_instructions;
-  return true;
-}
-
-absl::StatusOr<bool> Lowerer::TryDot(const Instruction* dot) {
-  const ElementType type = dot->shape().element_type();
-  if (dot->opcode() != Opcode::kDot || dot->operand_count() != 2 ||
-      (type != ElementType::kF32 && type != ElementType::kF64 &&
-       type != ElementType::kBF16 && type != ElementType::kF16) ||
-      dot->operand(0)->shape().element_type() != type ||
-      dot->operand(1)->shape().element_type() != type ||
-      !dot->shape().is_static()) {
-    return false;
-  }
-  const Shape& lhs = dot->operand(0)->shape();
-  const Shape& rhs = dot->operand(1)->shape();
-  const auto& lhs_batch = ListOrEmpty(*dot, attr::kLhsBatchDims);
-  const auto& rhs_batch = ListOrEmpty(*dot, attr::kRhsBatchDims);
-  const auto& lhs_contracting = ListOrEmpty(*dot, attr::kLhsContractingDims);
-  const auto& rhs_contracting = ListOrEmpty(*dot, attr::kRhsContractingDims);
-  DotThunk::Dimensions dims;
-  const std::vector<int64_t> lhs_free =
-      FreeDimensions(lhs.rank(), lhs_batch, lhs_contracting);
-  const std::vector<int64_t> rhs_free =
-      FreeDimensions(rhs.rank(), rhs_batch, rhs_contracting);
-  dims.lhs_permutation = lhs_batch;
-  dims.lhs_permutation.insert(dims.lhs_permutation.end(), lhs_free.begin(),
-                              lhs_free.end());
-  dims.lhs_permutation.insert(dims.lhs_permutation.end(),
-                              lhs_contracting.begin(), lhs_contracting.end());
-  dims.rhs_permutation = rhs_batch;
-  dims.rhs_permutation.insert(dims.rhs_permutation.end(),
-                              rhs_contracting.begin(), rhs_contracting.end());
-  dims.rhs_permutation.insert(dims.rhs_permutation.end(), rhs_free.begin(),
-                              rhs_free.end());
-  // An operand stored as [batch, contracting, free] (lhs) or [batch, free,
-  // contracting] (rhs) is read transposed by the GEMM instead of copied.
-  auto in_order = [](std::vector<int64_t> first,
-                     const std::vector<int64_t>& second,
-                     const std::vector<int64_t>& third) {
-    first.insert(first.end(), second.begin(), second.end());
-    first.insert(first.end(), third.begin(), third.end());
-    for (size_t i = 0; i < first.size(); ++i) {
-      if (first[i] != static_cast<int64_t>(i)) return false;
-    }
-    return true;
-  };
-  if (!in_order(lhs_batch, lhs_free, lhs_contracting) &&
-      in_order(lhs_batch, lhs_contracting, lhs_free)) {
-    dims.transpose_lhs = true;
-    dims.lhs_permutation.clear();
-    for (int64_t d = 0; d < lhs.rank(); ++d) dims.lhs_permutation.push_back(d);
-  }
-  if (!in_order(rhs_batch, rhs_contracting, rhs_free) &&
-      in_order(rhs_batch, rhs_free, rhs_contracting)) {
-    dims.transpose_rhs = true;
-    dims.rhs_permutation.clear();
-    for (int64_t d = 0; d < rhs.rank(); ++d) dims.rhs_permutation.push_back(d);
-  }
-  dims.batch = Product(lhs.dimensions(), lhs_batch);
-  dims.m = Product(lhs.dimensions(), lhs_free);
-  dims.k = Product(lhs.dimensions(), lhs_contracting);
-  dims.n = Product(rhs.dimensions(), rhs_free);
-  const ValueTree& lhs_value = values_.at(dot->operand(0));
-  const ValueTree& rhs_value = values_.at(dot->operand(1));
-  NoteUse(lhs_value);
-  NoteUse(rhs_value);
-  absl::StatusOr<ValueTree> result = ArenaValue(dot->shape());
-  if (!result.ok()) return result.status();
-  program_->thunks.push_back(std::make_unique<DotThunk>(
-      *dot, std::move(dims), lhs_value.slot, rhs_value.slot, result->slot));
-  values_[dot] = *std::move(result);
-  ++context_.stats.library_calls;
-  ++context_.stats.native_instructions;
   return true;
 }
 
@@ -620,6 +299,7 @@ absl::StatusOr<std::unique_ptr<Program>> Lowerer::Run() {
     if (absl::Status status = Lower(instruction); !status.ok()) return status;
   }
   program_->result = values_.at(computation_.root());
+  if (while_body_) WriteResultsIntoState();
   // The entry's result arena slots are written in place in the result
   // literal, each at the first path it appears at (a later path gets a
   // copy); a nested program's result lives in its arena to the end.
@@ -668,120 +348,11 @@ absl::StatusOr<std::unique_ptr<Program>> Lowerer::Run() {
   return std::move(program_);
 }
 
-// Why `computation` cannot be lowered step by step (dynamic shapes, tokens,
-// ...), or empty when it can.
-std::string StepwiseRefusal(const Computation& computation) {
-  for (const Instruction* instruction : computation.instructions()) {
-    if (!instruction->shape().is_static()) {
-      return absl::StrCat("dynamic shapes (", instruction->name(), ")");
-    }
-    if (HasTokenOrOpaque(instruction->shape())) {
-      return absl::StrCat("token or opaque values (", instruction->name(), ")");
-    }
-  }
-  return "";
-}
+}  // namespace lowering_internal
 
-absl::StatusOr<std::shared_ptr<Program>> Lowerer::ProgramOf(
-    const Computation* computation, std::string* why) {
-  auto found = context_.programs.find(computation);
-  if (found != context_.programs.end()) return found->second;
-  if (context_.depth >= kMaxNesting) {
-    *why = absl::StrCat("computations nested more than ", kMaxNesting,
-                        " deep run on the evaluator");
-    return std::shared_ptr<Program>();
-  }
-  if (std::string refusal = StepwiseRefusal(*computation); !refusal.empty()) {
-    *why = absl::StrCat(computation->name(), ": ", refusal);
-    return std::shared_ptr<Program>();
-  }
-  ++context_.depth;
-  absl::StatusOr<std::unique_ptr<Program>> program =
-      Lowerer(context_, *computation, /*result_in_place=*/false).Run();
-  --context_.depth;
-  if (!program.ok()) return program.status();
-  std::shared_ptr<Program> shared = *std::move(program);
-  context_.programs[computation] = shared;
-  return shared;
-}
-
-std::vector<ValueTree> Lowerer::UseOperands(const Instruction* instruction,
-                                            int64_t first) {
-  std::vector<ValueTree> operands;
-  for (int64_t k = first; k < instruction->operand_count(); ++k) {
-    operands.push_back(values_.at(instruction->operand(k)));
-    NoteUse(operands.back());
-  }
-  return operands;
-}
-
-absl::StatusOr<bool> Lowerer::TryControlFlow(const Instruction* instruction,
-                                             std::string* why) {
-  const AttributeMap& attrs = instruction->attrs();
-  std::vector<const Computation*> callees;
-  switch (instruction->opcode()) {
-    case Opcode::kCall:
-      callees = {*attrs.Get<Computation*>(attr::kToApply)};
-      break;
-    case Opcode::kWhile:
-      callees = {*attrs.Get<Computation*>(attr::kCondition),
-                 *attrs.Get<Computation*>(attr::kBody)};
-      break;
-    case Opcode::kConditional:
-      if (const auto* list =
-              attrs.Get<ComputationList>(attr::kBranchComputations)) {
-        callees.assign(list->begin(), list->end());
-      } else {
-        callees = {*attrs.Get<Computation*>(attr::kTrueComputation),
-                   *attrs.Get<Computation*>(attr::kFalseComputation)};
-      }
-      break;
-    default:
-      return false;
-  }
-  std::vector<std::shared_ptr<Program>> programs;
-  for (const Computation* callee : callees) {
-    absl::StatusOr<std::shared_ptr<Program>> program = ProgramOf(callee, why);
-    if (!program.ok()) return program.status();
-    if (*program == nullptr) return false;
-    programs.push_back(*std::move(program));
-  }
-  std::unique_ptr<Thunk> thunk;
-  if (instruction->opcode() == Opcode::kCall) {
-    std::vector<ValueTree> operands = UseOperands(instruction);
-    absl::StatusOr<ValueTree> result = ArenaValue(instruction->shape());
-    if (!result.ok()) return result.status();
-    thunk = std::make_unique<CallThunk>(*instruction, programs[0],
-                                        std::move(operands), *result);
-    values_[instruction] = *std::move(result);
-  } else if (instruction->opcode() == Opcode::kWhile) {
-    std::vector<ValueTree> operands = UseOperands(instruction);
-    absl::StatusOr<ValueTree> state =
-        LoopState(instruction->shape(), operands[0], *callees[1]->root(),
-                  *callees[1]->parameter(0));
-    if (!state.ok()) return state.status();
-    thunk = std::make_unique<WhileThunk>(*instruction, programs[0], programs[1],
-                                         std::move(operands[0]), *state,
-                                         context_.max_while_iterations);
-    values_[instruction] = *std::move(state);
-  } else {
-    const ValueTree selector = values_.at(instruction->operand(0));
-    NoteUse(selector);
-    std::vector<ValueTree> operands = UseOperands(instruction, 1);
-    absl::StatusOr<ValueTree> result = ArenaValue(instruction->shape());
-    if (!result.ok()) return result.status();
-    thunk = std::make_unique<ConditionalThunk>(*instruction,
-                                               std::move(programs), selector,
-                                               std::move(operands), *result);
-    values_[instruction] = *std::move(result);
-  }
-  program_->thunks.push_back(std::move(thunk));
-  ++context_.stats.control_flow;
-  ++context_.stats.native_instructions;
-  return true;
-}
-
-}  // namespace
+using lowering_internal::Lowerer;
+using lowering_internal::LoweringContext;
+using lowering_internal::StepwiseRefusal;
 
 std::string WholeModuleFallbackReason(const Module& module) {
   const Computation* entry = module.entry();
