@@ -155,9 +155,10 @@ ENTRY e {
   EXPECT_NE(stats.find("library calls: 1"), std::string::npos) << stats;
 }
 
-TEST_F(CpuBackendTest, RngBitGeneratorsRunOnTheSlots) {
-  // ThreeFry and Philox (2- and 3-word states), 32-bit and sub-byte
-  // results: the evaluator's bits, with no fallback.
+TEST_F(CpuBackendTest, RngBitGeneratorsRunAsKernels) {
+  // ThreeFry and Philox (2- and 3-word states), 64-bit, 32-bit, sub-byte,
+  // scalar and empty results: the evaluator's bits and new states, from
+  // generated kernels (no library call, no fallback).
   std::unique_ptr<Module> module = Parse(R"(
 HloModule m
 ENTRY e {
@@ -166,15 +167,20 @@ ENTRY e {
   s3 = u64[3] parameter(1)
   q = (u64[3], s4[7]) rng-bit-generator(s3), algorithm=rng_philox
   p = (u64[2], u8[9]) rng-bit-generator(s), algorithm=rng_default
+  w = (u64[2], u64[1,5]) rng-bit-generator(s), algorithm=rng_three_fry
+  x = (u64[3], s64[3]) rng-bit-generator(s3), algorithm=rng_philox
+  y = (u64[2], u32[]) rng-bit-generator(s), algorithm=rng_three_fry
+  z = (u64[2], u16[0,4]) rng-bit-generator(s), algorithm=rng_three_fry
   d = u32[3,5] get-tuple-element(r), index=1
   n = u64[2] get-tuple-element(r), index=0
   e = s4[7] get-tuple-element(q), index=1
   h = u8[9] get-tuple-element(p), index=1
-  ROOT t = (u32[3,5], u64[2], s4[7], u8[9]) tuple(d, n, e, h)
+  ROOT t = (u32[3,5], u64[2], s4[7], u8[9], (u64[2], u64[1,5]), (u64[3], s64[3]), (u64[2], u32[]), (u64[2], u16[0,4])) tuple(d, n, e, h, w, x, y, z)
 })");
   ASSERT_NE(module, nullptr);
   const std::string stats = ExpectSameAsReference(*module, 61, "rbg");
   EXPECT_NE(stats.find("fallback instructions: 0"), std::string::npos) << stats;
+  EXPECT_NE(stats.find("library calls: 0"), std::string::npos) << stats;
 }
 
 TEST_F(CpuBackendTest, NarrowFloatDotsWidenAndRoundOnce) {

@@ -285,7 +285,9 @@ absl::Status Lowerer::Lower(const Instruction* instruction) {
   done = TryConvolution(instruction, &why);
   if (!done.ok()) return done.status();
   if (*done) return absl::OkStatus();
-  if (TryRngBitGenerator(instruction)) return absl::OkStatus();
+  done = TryRngBitGenerator(instruction, &why);
+  if (!done.ok()) return done.status();
+  if (*done) return absl::OkStatus();
   done = TryKernel(instruction, &why);
   if (!done.ok()) return done.status();
   if (*done) return absl::OkStatus();

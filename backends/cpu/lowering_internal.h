@@ -107,8 +107,9 @@ class Lowerer {
                                         std::string* why);
   absl::StatusOr<bool> TryConvolution(const Instruction* instruction,
                                       std::string* why);
-  // rng-bit-generator: the evaluator's expansion run on the slots.
-  bool TryRngBitGenerator(const Instruction* instruction);
+  // rng-bit-generator: a kernel of the generator (rng_emitter.h).
+  absl::StatusOr<bool> TryRngBitGenerator(const Instruction* instruction,
+                                          std::string* why);
   // while, conditional and call: their computations' programs.
   absl::StatusOr<bool> TryControlFlow(const Instruction* instruction,
                                       std::string* why);

@@ -7,9 +7,9 @@
 #include "absl/strings/str_cat.h"
 #include "backends/cpu/convolution_thunk.h"
 #include "backends/cpu/lowering_internal.h"
+#include "backends/cpu/rng_emitter.h"
 #include "backends/cpu/scatter_emitter.h"
 #include "backends/cpu/sort_emitter.h"
-#include "compiler/evaluator/random_bits.h"
 #include "compiler/ir/attr_names.h"
 
 namespace kiln::cpu::lowering_internal {
@@ -77,31 +77,18 @@ absl::StatusOr<bool> Lowerer::TrySortOrScatter(const Instruction* instruction,
   return true;
 }
 
-bool Lowerer::TryRngBitGenerator(const Instruction* instruction) {
+absl::StatusOr<bool> Lowerer::TryRngBitGenerator(const Instruction* instruction,
+                                                 std::string* why) {
   if (instruction->opcode() != Opcode::kRngBitGenerator) return false;
-  const Shape& shape = instruction->shape();
-  const Shape& state = instruction->operand(0)->shape();
-  const EnumValue* algorithm =
-      instruction->attrs().Get<EnumValue>(attr::kAlgorithm);
-  const ValueTree& operand = values_.at(instruction->operand(0));
-  // A state that does not fit its algorithm is the evaluator's error.
-  if (!shape.IsTuple() || shape.tuple_size() != 2 || operand.slot < 0 ||
-      state.element_type() != ElementType::kU64 ||
-      !eval::StateFits(
-          eval::BitGeneratorNamed(algorithm == nullptr ? "rng_default"
-                                                       : algorithm->spelling),
-          state.ElementCount().value_or(0))) {
+  absl::StatusOr<std::string> source = EmitRngBitGeneratorKernel(
+      *instruction, absl::StrCat("kiln_kernel_", context_.stats.kernels));
+  if (!source.ok()) {
+    *why = std::string(source.status().message());
     return false;
   }
-  NoteUse(operand);
-  absl::StatusOr<ValueTree> result = ArenaValue(shape);
-  if (!result.ok()) return false;
-  program_->thunks.push_back(std::make_unique<RngBitGeneratorThunk>(
-      *instruction, operand.slot, result->elements[0].slot,
-      result->elements[1].slot));
-  values_[instruction] = *std::move(result);
-  ++context_.stats.library_calls;
-  ++context_.stats.native_instructions;
+  absl::Status status = AddKernelSource(
+      instruction, [&](const std::string&) { return *std::move(source); }, 1);
+  if (!status.ok()) return status;
   return true;
 }
 

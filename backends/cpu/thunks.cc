@@ -9,8 +9,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "backends/cpu/array_ops.h"
-#include "compiler/evaluator/random_bits.h"
-#include "compiler/ir/attr_names.h"
 #include "compiler/ir/attributes.h"
 #include "compiler/ir/element_type.h"
 #include "compiler/ir/float_convert.h"
@@ -145,37 +143,6 @@ void WriteValue(const Literal& literal, const ValueTree& tree,
   if (!data.empty()) {
     std::memcpy(state.addresses[tree.slot], data.data(), data.size());
   }
-}
-
-absl::Status RngBitGeneratorThunk::Run(RunState& state) const {
-  const Shape& state_shape = instruction_.operand(0)->shape();
-  const Shape& data_shape = instruction_.shape().tuple_shapes()[1];
-  const int64_t words = state_shape.ElementCount().value_or(0);
-  std::vector<uint64_t> initial(words);
-  std::memcpy(initial.data(), state.addresses[state_], words * 8);
-  const EnumValue* algorithm =
-      instruction_.attrs().Get<EnumValue>(attr::kAlgorithm);
-  const ElementTypeInfo& info = GetElementTypeInfo(data_shape.element_type());
-  const eval::GeneratedBits generated = eval::GenerateBits(
-      eval::BitGeneratorNamed(algorithm == nullptr ? "rng_default"
-                                                   : algorithm->spelling),
-      initial, data_shape.dimensions(), info.bit_width);
-  const uint64_t mask =
-      info.bit_width >= 64 ? ~uint64_t{0} : (uint64_t{1} << info.bit_width) - 1;
-  const int bytes = std::min(info.storage_bytes, 8);
-  uint8_t* out = state.addresses[data_];
-  for (size_t i = 0; i < generated.bits.size(); ++i) {
-    const uint64_t value = generated.bits[i] & mask;  // Little endian.
-    std::memcpy(out + i * info.storage_bytes, &value, bytes);
-  }
-  std::memcpy(state.addresses[new_state_], generated.new_state.data(),
-              words * 8);
-  return absl::OkStatus();
-}
-
-std::string RngBitGeneratorThunk::ToString() const {
-  return absl::StrCat("library rng-bit-generator (", instruction_.name(),
-                      ") in=[", state_, "] out=[", new_state_, ",", data_, "]");
 }
 
 absl::Status FallbackThunk::Run(RunState& state) const {

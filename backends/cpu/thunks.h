@@ -150,26 +150,6 @@ class DotThunk : public LibraryThunk {
   int64_t lhs_, rhs_, out_;
 };
 
-// rng-bit-generator: the evaluator's counter-based expansion
-// (compiler/evaluator/random_bits.h, XLA's bits for the same state) run
-// straight on the slots, each element's low bits stored as the evaluator
-// stores them, without the literals a fallback copies through.
-class RngBitGeneratorThunk : public Thunk {
- public:
-  RngBitGeneratorThunk(const Instruction& instruction, int64_t state,
-                       int64_t new_state, int64_t data)
-      : instruction_(instruction),
-        state_(state),
-        new_state_(new_state),
-        data_(data) {}
-  absl::Status Run(RunState& state) const override;
-  std::string ToString() const override;
-
- private:
-  const Instruction& instruction_;
-  int64_t state_, new_state_, data_;
-};
-
 class FallbackThunk : public Thunk {
  public:
   // `label` names the thunk in --emit=thunks: "fallback", or "collective"
