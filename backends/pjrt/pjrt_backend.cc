@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "backends/pjrt/probes.h"
+#include "backends/pjrt/support_file.h"
 #include "compiler/stablehlo/export.h"
 #include "compiler/text/parser.h"
 #include "compiler/verifier/verifier.h"
@@ -229,11 +230,25 @@ bool PjrtBackend::Supports(Opcode opcode, ElementType type) const {
   // them); Compile refuses them only as entry parameters or results.
   if (type == ElementType::kTuple || type == ElementType::kToken) return true;
   if (!IsArrayType(type)) return false;  // Opaque values.
+  // The answers of earlier processes, once per plugin (support_file.h).
+  if (!plugin_->CachedSupport(kFileLoaded).has_value()) {
+    for (const auto& [key, supported] : internal::ReadSupportFile(
+             internal::SupportFilePath(plugin_->path()))) {
+      plugin_->CacheSupport(key, supported);
+    }
+    plugin_->CacheSupport(kFileLoaded, true);
+  }
   const std::string key = SupportKey(opcode, type);
   if (std::optional<bool> known = plugin_->CachedSupport(key)) return *known;
   const bool supported = Probe(key, opcode, type);
-  plugin_->CacheSupport(key, supported);
+  Remember(key, supported);
   return supported;
+}
+
+void PjrtBackend::Remember(const std::string& key, bool supported) const {
+  plugin_->CacheSupport(key, supported);
+  internal::AppendSupport(internal::SupportFilePath(plugin_->path()), key,
+                          supported);
 }
 
 bool PjrtBackend::Probe(const std::string& key, Opcode opcode,
@@ -243,7 +258,7 @@ bool PjrtBackend::Probe(const std::string& key, Opcode opcode,
   if (!type_ok.has_value()) {
     std::optional<std::string> probe = internal::TypeProbe(type);
     type_ok = probe.has_value() && plugin_->Compile(*probe, 1, 1).ok();
-    plugin_->CacheSupport(type_key, *type_ok);
+    Remember(type_key, *type_ok);
   }
   if (!*type_ok) return false;
   std::optional<std::string> text = internal::OpProbe(opcode, type);

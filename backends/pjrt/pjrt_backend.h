@@ -39,7 +39,8 @@ class PjrtBackend : public Backend {
       : plugin_(std::move(plugin)) {}
 
   absl::string_view name() const override { return "pjrt"; }
-  // Answers from probe compiles (probes.h), cached per plugin: the type
+  // Answers from probe compiles (probes.h), cached per plugin in memory
+  // and on disk for later processes (support_file.h): the type
   // must survive a convert round trip through the plugin, and an op with a
   // probe template must export and compile on it. Tuples and tokens are
   // supported (tokens not as entry parameters or results), opaque not.
@@ -58,7 +59,12 @@ class PjrtBackend : public Backend {
   const Plugin& plugin() const { return *plugin_; }
 
  private:
+  // The memo key saying that the support file was read into the plugin.
+  static constexpr char kFileLoaded[] = "#support file read";
+
   bool Probe(const std::string& key, Opcode opcode, ElementType type) const;
+  // Memoizes an answer in the plugin and appends it to the support file.
+  void Remember(const std::string& key, bool supported) const;
 
   std::shared_ptr<Plugin> plugin_;
 };

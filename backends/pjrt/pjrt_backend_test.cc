@@ -3,12 +3,17 @@
 // several devices), Supports probes, and each failure is a clear error.
 #include "backends/pjrt/pjrt_backend.h"
 
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/match.h"
 #include "backends/backend.h"
+#include "backends/pjrt/support_file.h"
 #include "backends/pjrt/test_plugin.h"
 #include "compiler/ir/literal.h"
 #include "compiler/text/parser.h"
@@ -198,10 +203,34 @@ ENTRY e {
       << results.status();
 }
 
+TEST(SupportFileTest, AnswersSurviveTheProcess) {
+  setenv("KILN_CACHE_DIR", std::getenv("TEST_TMPDIR"), 1);
+  const std::string self = "/proc/self/exe";
+  const std::string path = internal::SupportFilePath(self);
+  ASSERT_FALSE(path.empty());
+  EXPECT_TRUE(absl::StartsWith(
+      path, absl::StrCat(std::getenv("TEST_TMPDIR"), "/pjrt-supports/")));
+  EXPECT_EQ(internal::SupportFilePath(self), path);  // Stable.
+  EXPECT_TRUE(internal::ReadSupportFile(path).empty());
+  internal::AppendSupport(path, "add f32", true);
+  internal::AppendSupport(path, "add s1", false);
+  std::ofstream(path, std::ios::app) << "torn line without a tab\n";
+  internal::AppendSupport(path, "bad\tkey", true);  // Refused.
+  const std::vector<std::pair<std::string, bool>> expected = {
+      {"add f32", true}, {"add s1", false}};
+  EXPECT_EQ(internal::ReadSupportFile(path), expected);
+  EXPECT_TRUE(internal::SupportFilePath("/nonexistent/plugin.so").empty());
+  setenv("KILN_PJRT_SUPPORT_CACHE", "0", 1);
+  EXPECT_TRUE(internal::SupportFilePath(self).empty());
+  unsetenv("KILN_PJRT_SUPPORT_CACHE");
+}
+
 TEST(PjrtBackendTest, SupportsProbesAndCaches) {
   KILN_REQUIRE_XLA_CPU_PLUGIN();
+  setenv("KILN_CACHE_DIR", std::getenv("TEST_TMPDIR"), 1);
   std::unique_ptr<Backend> backend = XlaCpu();
   ASSERT_NE(backend, nullptr);
+  EXPECT_TRUE(backend->Supports(Opcode::kTanh, ElementType::kF64));
   EXPECT_TRUE(backend->Supports(Opcode::kAdd, ElementType::kF32));
   EXPECT_TRUE(backend->Supports(Opcode::kAdd, ElementType::kF32));
   EXPECT_TRUE(backend->Supports(Opcode::kTuple, ElementType::kTuple));
@@ -212,6 +241,12 @@ TEST(PjrtBackendTest, SupportsProbesAndCaches) {
   ASSERT_NE(other, nullptr);
   EXPECT_EQ(&static_cast<PjrtBackend&>(*other).plugin(),
             &static_cast<PjrtBackend&>(*backend).plugin());
+  // The answers are on disk for the next process.
+  const std::vector<std::pair<std::string, bool>> file =
+      internal::ReadSupportFile(internal::SupportFilePath(XlaCpuPlugin()));
+  EXPECT_NE(std::find(file.begin(), file.end(),
+                      std::make_pair(std::string("tanh f64"), true)),
+            file.end());
 }
 
 TEST(PjrtBackendTest, ReplicasRunOnThePluginsDevices) {
