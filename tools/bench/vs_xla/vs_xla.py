@@ -24,7 +24,10 @@ import numpy as np
 
 def parse_args():
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--kiln", required=True)
+    parser.add_argument("--kiln")
+    parser.add_argument("--write_hlo", metavar="DIR",
+                        help="only write each workload's HLO (JAX's "
+                        "lowering) as DIR/<slug>.hlo, for pjrt.sh, and exit")
     parser.add_argument("--cores", default="0",
                         help="cores both sides run on (taskset list)")
     parser.add_argument("--rounds", type=int, default=3)
@@ -224,7 +227,26 @@ def _timed(fn):
     return time.perf_counter() - start
 
 
+def slug_of(name):
+    return re.sub(r"[^a-z0-9]+", "_", name.lower())
+
+
+def write_hlo(directory):
+    """The workloads as HLO files (the inputs of pjrt.sh, no JAX there)."""
+    os.makedirs(directory, exist_ok=True)
+    for name, fn, make_args in WORKLOADS:
+        hlo = jax.jit(fn).lower(*make_args()).as_text(dialect="hlo")
+        with open(os.path.join(directory, slug_of(name) + ".hlo"), "w") as f:
+            f.write(f"// {name}: written by vs_xla.py --write_hlo "
+                    f"(jax {jax.__version__})\n{hlo}")
+    return 0
+
+
 def main():
+    if ARGS.write_hlo:
+        return write_hlo(ARGS.write_hlo)
+    if not ARGS.kiln:
+        sys.exit("vs_xla.py: --kiln is required")
     workdir = tempfile.mkdtemp(prefix="kiln-vs-xla.")
     print(f"cores {ARGS.cores}; {ARGS.rounds} rounds x {ARGS.runs} runs; "
           f"jax {jax.__version__}; files in {workdir}", flush=True)
@@ -235,7 +257,7 @@ def main():
         if ARGS.only and not re.search(ARGS.only, name):
             continue
         args = make_args()
-        slug = re.sub(r"[^a-z0-9]+", "_", name.lower())
+        slug = slug_of(name)
         jitted = jax.jit(fn)
         hlo = jitted.lower(*args).as_text(dialect="hlo")
         hlo_path = os.path.join(workdir, slug + ".hlo")
