@@ -278,10 +278,121 @@ absl::StatusOr<Value> EmitSetDimensionSize(FunctionEmitter& e,
                     absl::StrCat("dimension = ", (*dims)[0], " : i64"));
 }
 
+// A dynamic-reshape of a static operand to a bounded result, as ops XLA
+// compiles: XLA's StableHLO import turns a bounded stablehlo.dynamic_reshape
+// into a static reshape to the bounds, which it then refuses (element
+// counts differ). Element (i0, ..., ir) of the result within the sizes
+// (s0, ..., sr) is element ((i0*s1 + i1)*s2 + ...) of the operand in row
+// major order; so: the operand flattened, a gather of those linear indices
+// over the bounds (clamped; cells beyond the sizes are padding), and a
+// stablehlo.set_dimension_size per dynamic dimension.
+absl::StatusOr<Value> EmitBoundedDynamicReshape(FunctionEmitter& e,
+                                                const Instruction& i) {
+  const Shape& operand = i.operand(0)->shape();
+  const Shape& result = i.shape();
+  int64_t count = 1;
+  for (int64_t d : operand.dimensions()) count *= d;
+  const ElementType type = operand.element_type();
+  auto emit = [&](Op op, absl::string_view hint) -> absl::StatusOr<Value> {
+    absl::StatusOr<std::vector<Value>> got = e.Emit(op, hint);
+    if (!got.ok()) return got.status();
+    return (*got)[0];
+  };
+  absl::StatusOr<Value> flat = emit(Op{"stablehlo.reshape",
+                                       {e.Operand(i, 0)},
+                                       "",
+                                       {},
+                                       {Shape::Array(type, {count})}},
+                                    "flat");
+  if (!flat.ok()) return flat.status();
+  const Shape index_shape =
+      Shape::Array(ElementType::kS32, result.dimensions());
+  absl::StatusOr<Value> linear;
+  for (int64_t k = 0; k < result.rank(); ++k) {
+    absl::StatusOr<Value> iota =
+        emit(Op{"stablehlo.iota",
+                {},
+                absl::StrCat("iota_dimension = ", k, " : i64"),
+                {},
+                {index_shape}},
+             "index");
+    if (!iota.ok()) return iota.status();
+    if (k == 0) {
+      linear = iota;
+      continue;
+    }
+    const Value& size = e.Operand(i, k + 1);
+    if (size.shape.element_type() != ElementType::kS32) {
+      return NoForm("dynamic-reshape sizes other than s32");
+    }
+    absl::StatusOr<Value> sizes = emit(Op{"stablehlo.broadcast_in_dim",
+                                          {size},
+                                          "broadcast_dimensions = array<i64>",
+                                          {},
+                                          {index_shape}},
+                                       "size");
+    if (!sizes.ok()) return sizes.status();
+    absl::StatusOr<Value> scaled =
+        emit(Op{"stablehlo.multiply", {*linear, *sizes}, "", {}, {index_shape}},
+             "scaled");
+    if (!scaled.ok()) return scaled.status();
+    linear = emit(Op{"stablehlo.add", {*scaled, *iota}, "", {}, {index_shape}},
+                  "linear");
+    if (!linear.ok()) return linear.status();
+  }
+  std::vector<int64_t> with_vector = result.dimensions();
+  with_vector.push_back(1);
+  absl::StatusOr<Value> indices =
+      emit(Op{"stablehlo.reshape",
+              {*linear},
+              "",
+              {},
+              {Shape::Array(ElementType::kS32, with_vector)}},
+           "indices");
+  if (!indices.ok()) return indices.status();
+  absl::StatusOr<Value> value = emit(
+      Op{"stablehlo.gather",
+         {*flat, *indices},
+         absl::StrCat("dimension_numbers = #stablehlo.gather<offset_dims = "
+                      "[], collapsed_slice_dims = [0], start_index_map = "
+                      "[0], index_vector_dim = ",
+                      result.rank(), ">, slice_sizes = array<i64: 1>"),
+         {},
+         {Shape::Array(type, result.dimensions())}},
+      "gathered");
+  if (!value.ok()) return value.status();
+  int64_t last = -1;
+  for (int64_t k = 0; k < result.rank(); ++k) {
+    if (result.is_dynamic_dimension(k)) last = k;
+  }
+  Shape shape = Shape::Array(type, result.dimensions());
+  for (int64_t k = 0; k <= last; ++k) {
+    if (!result.is_dynamic_dimension(k)) continue;
+    shape.set_dynamic_dimension(k, true);
+    Op op{"stablehlo.set_dimension_size",
+          {*value, e.Operand(i, k + 1)},
+          absl::StrCat("dimension = ", k, " : i64"),
+          {},
+          {shape}};
+    value = k == last ? e.EmitAs(op, result, i.name()) : emit(op, "sized");
+    if (!value.ok()) return value.status();
+  }
+  return value;
+}
+
 // dynamic-reshape(operand, sizes...): the scalar sizes become one
-// tensor<Nxi32> shape operand of stablehlo.dynamic_reshape.
+// tensor<Nxi32> shape operand of stablehlo.dynamic_reshape; a static
+// operand reshaped to a bounded result is gathered instead (above).
 absl::StatusOr<Value> EmitDynamicReshape(FunctionEmitter& e,
                                          const Instruction& i) {
+  const Shape& result = i.shape();
+  bool bounded = !result.is_static() && result.rank() > 0 &&
+                 i.operand_count() == result.rank() + 1 &&
+                 i.operand(0)->shape().is_static();
+  for (int64_t k = 0; bounded && k < result.rank(); ++k) {
+    bounded = !result.is_unbounded_dimension(k);
+  }
+  if (bounded) return EmitBoundedDynamicReshape(e, i);
   std::vector<Value> pieces;
   for (int64_t k = 1; k < i.operand_count(); ++k) {
     const Value& size = e.Operand(i, k);
