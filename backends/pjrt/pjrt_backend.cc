@@ -65,15 +65,49 @@ absl::Status CheckTransferable(const std::vector<const Shape*>& leaves,
   return absl::OkStatus();
 }
 
+// The device layout of each entry argument array: the minor_to_major of
+// entry_computation_layout where it is not the default (the exporter
+// writes those as mhlo.layout_mode, and the plugin compiles for them),
+// else empty.
+std::vector<std::vector<int64_t>> ArgumentLayouts(const Module& module) {
+  std::vector<std::vector<int64_t>> layouts;
+  const ModuleConfig& config = module.config();
+  if (!config.entry_computation_layout.has_value()) return layouts;
+  bool any = false;
+  for (const Shape& parameter : config.entry_computation_layout->parameters) {
+    std::vector<const Shape*> leaves;
+    Leaves(parameter, &leaves);
+    for (const Shape* leaf : leaves) {
+      std::vector<int64_t> minor_to_major;
+      if (leaf->IsArray() && leaf->has_layout()) {
+        minor_to_major = leaf->layout().minor_to_major();
+        bool is_default = true;
+        for (size_t k = 0; k < minor_to_major.size(); ++k) {
+          is_default &= minor_to_major[k] ==
+                        static_cast<int64_t>(minor_to_major.size() - 1 - k);
+        }
+        if (is_default) minor_to_major.clear();
+      }
+      any |= !minor_to_major.empty();
+      layouts.push_back(std::move(minor_to_major));
+    }
+  }
+  if (!any) layouts.clear();
+  return layouts;
+}
+
 class PjrtExecutable : public Executable {
  public:
   PjrtExecutable(std::vector<Shape> parameter_shapes, int64_t device_count,
                  std::unique_ptr<Program> program, Shape result_shape,
-                 std::string mlir)
+                 std::string mlir,
+                 std::vector<std::vector<int64_t>> argument_layouts)
       : Executable(std::move(parameter_shapes), device_count),
         program_(std::move(program)),
         result_shape_(std::move(result_shape)),
-        mlir_(std::move(mlir)) {
+        mlir_(std::move(mlir)),
+        default_argument_layouts_(argument_layouts.empty()) {
+    program_->SetArgumentLayouts(std::move(argument_layouts));
     std::vector<const Shape*> leaves;
     Leaves(result_shape_, &leaves);
     for (const Shape* leaf : leaves) result_leaves_.push_back(*leaf);
@@ -140,6 +174,12 @@ class PjrtExecutable : public Executable {
       promise.set_value(s);
       return promise.get_future();
     }
+    if (!default_argument_layouts_) {
+      // Buffers of TransferToDevice have the default layout: a program
+      // compiled for other argument layouts takes them through the host.
+      promise.set_value(ThroughHost(buffers, options));
+      return promise.get_future();
+    }
     absl::StatusOr<std::vector<std::unique_ptr<PluginBuffer>>> results =
         program_->ExecuteBuffers(buffers, result_leaves_);
     for (int64_t index : options.donated) buffers[index]->Delete();
@@ -161,6 +201,20 @@ class PjrtExecutable : public Executable {
   }
 
  private:
+  ExecuteResult ThroughHost(const std::vector<PluginBuffer*>& buffers,
+                            const ExecuteOptions& options) {
+    std::vector<Literal> literals;
+    for (PluginBuffer* buffer : buffers) {
+      absl::StatusOr<Literal> literal = buffer->ToLiteral();
+      if (!literal.ok()) return literal.status();
+      literals.push_back(*std::move(literal));
+    }
+    for (int64_t index : options.donated) buffers[index]->Delete();
+    absl::StatusOr<Literal> result = Run(literals);
+    if (!result.ok()) return result.status();
+    return ResultBuffers(*std::move(result));
+  }
+
   // The root is an array or a tuple of arrays: its leaves are the
   // ExecuteResult's buffers.
   bool FlatRoot() const {
@@ -175,6 +229,7 @@ class PjrtExecutable : public Executable {
   Shape result_shape_;
   std::vector<Shape> result_leaves_;
   std::string mlir_;
+  bool default_argument_layouts_;
 };
 
 std::string SupportKey(Opcode opcode, ElementType type) {
@@ -302,7 +357,8 @@ absl::StatusOr<std::unique_ptr<Executable>> PjrtBackend::Compile(
   if (!program.ok()) return program.status();
   return std::unique_ptr<Executable>(std::make_unique<PjrtExecutable>(
       *std::move(parameters), options.replica_count * options.num_partitions,
-      *std::move(program), entry->root()->shape(), *std::move(mlir)));
+      *std::move(program), entry->root()->shape(), *std::move(mlir),
+      ArgumentLayouts(module)));
 }
 
 KILN_REGISTER_BACKEND(

@@ -99,6 +99,38 @@ ENTRY e {
                                  "{{11, 33}, {22, 44}})"));
 }
 
+// The argument of a parameter with a non-default entry layout is the same
+// logical value (kiln fuzz found XLA reading row-major bytes in the
+// compiled {0,2,1} layout); from the host and from device buffers.
+TEST(PjrtBackendTest, NonDefaultEntryLayoutsKeepArgumentValues) {
+  KILN_REQUIRE_XLA_CPU_PLUGIN();
+  std::unique_ptr<Backend> backend = XlaCpu();
+  ASSERT_NE(backend, nullptr);
+  absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(R"(
+HloModule m, entry_computation_layout={(f32[2,1,3]{0,2,1})->f32[2,1,3]{2,1,0}}
+ENTRY e {
+  p = f32[2,1,3]{0,2,1} parameter(0)
+  ROOT n = f32[2,1,3]{2,1,0} negate(p)
+})");
+  ASSERT_TRUE(module.ok()) << module.status();
+  absl::StatusOr<std::unique_ptr<Executable>> executable =
+      backend->Compile(**module, {});
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  const Literal argument = Parse("f32[2,1,3] {{{1, 2, 3}}, {{4, 5, 6}}}");
+  const Literal expected = Parse("f32[2,1,3] {{{-1, -2, -3}}, {{-4, -5, -6}}}");
+  absl::StatusOr<Literal> result = (*executable)->Run({argument});
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(*result, expected);
+  auto buffer = backend->TransferToDevice(argument);
+  ASSERT_TRUE(buffer.ok()) << buffer.status();
+  ExecuteResult executed = (*executable)->Execute({buffer->get()}).get();
+  ASSERT_TRUE(executed.ok()) << executed.status();
+  ASSERT_EQ(executed->size(), 1u);
+  absl::StatusOr<Literal> back = backend->TransferToHost(*(*executed)[0]);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(*back, expected);
+}
+
 TEST(PjrtBackendTest, ExecutesOnDeviceBuffers) {
   KILN_REQUIRE_XLA_CPU_PLUGIN();
   std::unique_ptr<Backend> backend = XlaCpu();

@@ -57,6 +57,11 @@ class PluginBuffer : public DeviceBuffer {
 class Program {
  public:
   virtual ~Program() = default;
+  // The device layouts (minor_to_major) the program was compiled for, per
+  // argument array (empty: the default, major to minor); Execute transfers
+  // arguments into them.
+  virtual void SetArgumentLayouts(
+      std::vector<std::vector<int64_t>> minor_to_major) = 0;
   // Runs on every device the program was compiled for: arguments[d] are
   // device d's argument arrays (the leaves of the entry parameters, in
   // order), and `outputs` are the shapes of the result leaves. Returns

@@ -53,10 +53,9 @@ std::string EncodeCompileOptions(int64_t replicas, int64_t partitions) {
 
 #if KILN_HAVE_PJRT_C_API
 
-absl::StatusOr<PJRT_Buffer*> HostToDevice(const PJRT_Api* api,
-                                          PJRT_Client* client,
-                                          const Literal& value,
-                                          PJRT_Device* device) {
+absl::StatusOr<PJRT_Buffer*> HostToDevice(
+    const PJRT_Api* api, PJRT_Client* client, const Literal& value,
+    PJRT_Device* device, absl::Span<const int64_t> minor_to_major) {
   const Shape& shape = value.shape();
   std::optional<PJRT_Buffer_Type> type = BufferType(shape.element_type());
   if (!shape.IsArray() || !type.has_value()) {
@@ -69,7 +68,9 @@ absl::StatusOr<PJRT_Buffer*> HostToDevice(const PJRT_Api* api,
                      shape.ToString(false), ")"));
   }
   // The literal's storage: dense, row major (its dimensions' order), one
-  // element in storage_bytes bytes; the device picks its own layout.
+  // element in storage_bytes bytes. The device layout is the one the
+  // program was compiled for (mhlo.layout_mode of the entry's arguments):
+  // without it the plugin would read row-major bytes in that layout.
   static const uint8_t kEmpty = 0;
   PJRT_Client_BufferFromHostBuffer_Args args =
       KILN_PJRT_ARGS(PJRT_Client_BufferFromHostBuffer_Args);
@@ -81,6 +82,14 @@ absl::StatusOr<PJRT_Buffer*> HostToDevice(const PJRT_Api* api,
   args.host_buffer_semantics =
       PJRT_HostBufferSemantics_kImmutableUntilTransferCompletes;
   args.device = device;
+  PJRT_Buffer_MemoryLayout layout = KILN_PJRT_ARGS(PJRT_Buffer_MemoryLayout);
+  if (!minor_to_major.empty()) {
+    layout.type = PJRT_Buffer_MemoryLayout_Type_Tiled;
+    layout.tiled = KILN_PJRT_ARGS(PJRT_Buffer_MemoryLayout_Tiled);
+    layout.tiled.minor_to_major = minor_to_major.data();
+    layout.tiled.minor_to_major_size = minor_to_major.size();
+    args.device_layout = &layout;
+  }
   if (absl::Status s =
           ToStatus(api, api->PJRT_Client_BufferFromHostBuffer(&args),
                    "transfer to device");
@@ -183,6 +192,11 @@ class LoadedProgram : public Program {
                    "destroy executable");
   }
 
+  void SetArgumentLayouts(
+      std::vector<std::vector<int64_t>> minor_to_major) override {
+    argument_layouts_ = std::move(minor_to_major);
+  }
+
   absl::StatusOr<std::vector<std::vector<Literal>>> Execute(
       const std::vector<std::vector<const Literal*>>& arguments,
       absl::Span<const Shape> outputs) override {
@@ -206,7 +220,10 @@ class LoadedProgram : public Program {
       }
       for (size_t i = 0; i < num_args; ++i) {
         absl::StatusOr<PJRT_Buffer*> buffer =
-            HostToDevice(api_, client_, *arguments[d][i], devices_[d]);
+            HostToDevice(api_, client_, *arguments[d][i], devices_[d],
+                         i < argument_layouts_.size()
+                             ? absl::Span<const int64_t>(argument_layouts_[i])
+                             : absl::Span<const int64_t>());
         if (!buffer.ok()) {
           return absl::Status(
               buffer.status().code(),
@@ -308,6 +325,7 @@ class LoadedProgram : public Program {
   PJRT_LoadedExecutable* executable_;
   std::vector<PJRT_Device*> devices_;
   size_t num_outputs_;
+  std::vector<std::vector<int64_t>> argument_layouts_;
 };
 
 }  // namespace

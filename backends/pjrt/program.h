@@ -46,12 +46,12 @@ class PjrtBuffer : public PluginBuffer {
 };
 
 // A static array literal into a new buffer on `device` (its storage is
-// dense and row major; the device picks its layout), and back (a row-major
-// host layout is asked for explicitly).
-absl::StatusOr<PJRT_Buffer*> HostToDevice(const PJRT_Api* api,
-                                          PJRT_Client* client,
-                                          const Literal& value,
-                                          PJRT_Device* device);
+// dense and row major), in the device layout `minor_to_major` (empty: the
+// plugin's default, major to minor), and back (a row-major host layout is
+// asked for explicitly).
+absl::StatusOr<PJRT_Buffer*> HostToDevice(
+    const PJRT_Api* api, PJRT_Client* client, const Literal& value,
+    PJRT_Device* device, absl::Span<const int64_t> minor_to_major = {});
 absl::StatusOr<Literal> DeviceToHost(const PJRT_Api* api, PJRT_Buffer* buffer,
                                      const Shape& shape);
 
