@@ -218,6 +218,12 @@ absl::StatusOr<std::string> IsolatedBackend(const std::string& spec) {
       " {module} >{out}");
 }
 
+// "pjrt" of "pjrt:/x.so,k=v", "cpu" of "cpu": what the expectations file
+// is named after (the backend as given, also under --isolate).
+std::string BackendName(const std::string& backend_flag) {
+  return backend_flag.substr(0, backend_flag.find(':'));
+}
+
 // The expectations file: --expectations, else DIR/expectations/NAME.txt for
 // the first suite DIR given, where NAME is the backend's name ("cpu",
 // "reference", "exec"). A PJRT plugin is named after its file:
@@ -232,8 +238,7 @@ std::string ExpectationsPath(const std::vector<std::string>& paths,
   }
   if (paths.empty() || !IsDirectory(paths[0])) return "";
   const std::string dir = absl::StrCat(paths[0], "/expectations/");
-  const std::string name = std::string(
-      absl::string_view(backend_flag).substr(0, backend_flag.find(':')));
+  const std::string name = BackendName(backend_flag);
   if (name != "pjrt" || backend_flag.size() <= 5) {
     return absl::StrCat(dir, name, ".txt");
   }
@@ -413,7 +418,8 @@ int RunSelected(const Loaded& loaded, const std::vector<size_t>& selected,
     for (const Case& c : to_run) ran.push_back(&c);
     absl::Status s = WriteText(
         expectations_path,
-        expectations.Updated(ran, run.results, loaded.cases, backend.name()));
+        expectations.Updated(ran, run.results, loaded.cases,
+                             BackendName(absl::GetFlag(FLAGS_backend))));
     if (!s.ok()) {
       WriteStderr(absl::StrCat("kiln conform: ", s.message()));
       return kExitFailure;
