@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "backends/cpu/cpu_test_util.h"
 #include "backends/reference/reference_backend.h"
@@ -128,7 +129,7 @@ ENTRY e {
   r = f32[6,4] reverse(t), dimensions={0}
   s = f32[3,4] slice(r), slice={[1:6:2], [0:4]}
   z = f32[] constant(7)
-  p = f32[6,9] pad(s, z), padding=1_2_1x-1_2_2
+  p = f32[6,9] pad(s, z), padding=1_0_1x-1_0_2
   i = s32[6,9] iota(), iota_dimension=1
   f = f32[6,9] convert(i)
   c = f32[12,9] concatenate(p, f), dimensions={0}
@@ -353,17 +354,53 @@ ENTRY e {
 })");
 }
 
+// The dumps whose custom-call targets the evaluator does not implement:
+// it refuses them, and so must the cpu backend (docs/backends.md).
+const absl::flat_hash_map<std::string, std::string>& NotComparedDumps() {
+  static const auto* const dumps =
+      new absl::flat_hash_map<std::string, std::string>{
+          {"eig_nonsymmetric.hlo", "lapack_sgeev_ffi (LAPACK)"},
+          {"eig_nonsymmetric.opt.hlo", "lapack_sgeev_ffi (LAPACK)"},
+          {"host_callback.hlo", "xla_ffi_python_cpu_callback (Python)"},
+          {"host_callback.opt.hlo", "xla_ffi_python_cpu_callback (Python)"},
+          {"linalg.hlo", "lapack_spotrf_ffi (LAPACK)"},
+          {"linalg.opt.hlo", "lapack_spotrf_ffi (LAPACK)"},
+          {"linalg_decomp.hlo", "lapack_sgeqrf_ffi (LAPACK)"},
+          {"linalg_decomp.opt.hlo", "lapack_ssyevd_ffi (LAPACK)"},
+          {"sharding_constraint.hlo", "Sharding (an annotation)"},
+          {"sort_ops.opt.hlo", "TopK (XLA's top-k custom call)"},
+      };
+  return *dumps;
+}
+
 TEST_F(CpuBackendTest, EveryXlaDumpMatchesTheEvaluator) {
   const std::vector<std::string> files = DumpFiles();
   EXPECT_GE(files.size(), 90u);
+  int compared = 0;
   for (const std::string& path : files) {
     ParseOptions options;
     options.filename = path;
     absl::StatusOr<std::unique_ptr<Module>> module =
         ParseModule(ReadDump(path), options);
     ASSERT_TRUE(module.ok()) << module.status();
-    ExpectSameAsReference(**module, 11, path);
+    const ReferenceComparison result = CompareWithReference(**module, 11, path);
+    const std::string name = path.substr(path.find_last_of('/') + 1);
+    const auto known = NotComparedDumps().find(name);
+    if (known == NotComparedDumps().end()) {
+      EXPECT_TRUE(result.not_compared.empty())
+          << path << ": not compared: " << result.not_compared;
+      compared += result.not_compared.empty() ? 1 : 0;
+    } else {
+      // Still refused, for the recorded custom call.
+      const std::string target =
+          known->second.substr(0, known->second.find(' '));
+      EXPECT_NE(result.not_compared.find(target), std::string::npos)
+          << path << ": expected not to run (" << known->second << "), got: "
+          << (result.not_compared.empty() ? "compared" : result.not_compared);
+    }
   }
+  EXPECT_EQ(compared,
+            static_cast<int>(files.size() - NotComparedDumps().size()));
 }
 
 TEST_F(CpuBackendTest, WarmCompilesHitTheCacheAndCorruptEntriesAreRebuilt) {

@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "backends/cpu/cpu_backend.h"
 #include "backends/reference/reference_backend.h"
 #include "compiler/text/parser.h"
@@ -39,22 +40,27 @@ conform::Tolerance MixedPrecisionTolerance(const Module& module,
   return tolerance.Loosest(conform::Tolerance::AbsRel(bound, bound));
 }
 
-std::string ExpectSameAsReference(const Module& module, uint64_t seed,
-                                  const std::string& what) {
+ReferenceComparison CompareWithReference(const Module& module, uint64_t seed,
+                                         const std::string& what) {
+  ReferenceComparison result;
   CpuBackend cpu;
   ReferenceBackend reference;
   absl::StatusOr<std::unique_ptr<Executable>> native = cpu.Compile(module, {});
   absl::StatusOr<std::unique_ptr<Executable>> oracle =
       reference.Compile(module, {});
-  if (!oracle.ok()) return "";  // Not runnable at all: nothing to compare.
+  if (!oracle.ok()) {
+    result.not_compared = absl::StrCat("the reference backend refused it: ",
+                                       oracle.status().ToString());
+    return result;
+  }
   EXPECT_TRUE(native.ok()) << what << ": " << native.status();
-  if (!native.ok()) return "";
+  if (!native.ok()) return result;
   std::mt19937_64 generator(seed);
   std::vector<Literal> arguments;
   for (const Shape& shape : (*oracle)->parameter_shapes()) {
     absl::StatusOr<Literal> argument = cli::RandomLiteral(shape, generator);
     EXPECT_TRUE(argument.ok()) << argument.status();
-    if (!argument.ok()) return "";
+    if (!argument.ok()) return result;
     arguments.push_back(*std::move(argument));
   }
   absl::StatusOr<Literal> expected = (*oracle)->Run(arguments);
@@ -62,16 +68,27 @@ std::string ExpectSameAsReference(const Module& module, uint64_t seed,
   if (!expected.ok()) {
     EXPECT_FALSE(actual.ok())
         << what << ": the evaluator refused it (" << expected.status() << ")";
-    return "";
+    result.not_compared = absl::StrCat("the evaluator refused to run it: ",
+                                       expected.status().ToString());
+    return result;
   }
   EXPECT_TRUE(actual.ok()) << what << ": " << actual.status();
-  if (!actual.ok()) return "";
+  if (!actual.ok()) return result;
   conform::Comparison comparison = conform::CompareLiterals(
       *expected, *actual,
       [&](ElementType type) { return MixedPrecisionTolerance(module, type); });
   EXPECT_TRUE(comparison.ok) << what << ":\n" << comparison.report;
   absl::StatusOr<std::string> stats = (*native)->Emit("stats");
-  return stats.ok() ? *stats : "";
+  result.stats = stats.ok() ? *stats : "";
+  return result;
+}
+
+std::string ExpectSameAsReference(const Module& module, uint64_t seed,
+                                  const std::string& what) {
+  ReferenceComparison result = CompareWithReference(module, seed, what);
+  EXPECT_TRUE(result.not_compared.empty())
+      << what << ": not compared: " << result.not_compared;
+  return result.stats;
 }
 
 void ExpectSameAsReference(const std::string& text, uint64_t seed) {

@@ -36,9 +36,23 @@ std::unique_ptr<Module> Parse(const std::string& text);
 conform::Tolerance MixedPrecisionTolerance(const Module& module,
                                            ElementType type);
 
+// What CompareWithReference did: `not_compared` says why the values were
+// not compared (the reference backend cannot compile or run the module;
+// then the cpu backend must refuse it too); `stats` is the cpu
+// executable's --emit=stats text when they were.
+struct ReferenceComparison {
+  std::string not_compared;
+  std::string stats;
+};
+
 // Runs `module` on both backends with random arguments drawn from `seed`
-// and compares under MixedPrecisionTolerance. Returns the cpu
-// executable's stats ("" when either side could not run).
+// and compares under MixedPrecisionTolerance (a failure of the test when
+// they differ or the cpu backend fails where the reference runs).
+ReferenceComparison CompareWithReference(const Module& module, uint64_t seed,
+                                         const std::string& what);
+
+// CompareWithReference, and a failure when the values could not be
+// compared. Returns the cpu executable's stats.
 std::string ExpectSameAsReference(const Module& module, uint64_t seed,
                                   const std::string& what);
 void ExpectSameAsReference(const std::string& text, uint64_t seed = 1);
