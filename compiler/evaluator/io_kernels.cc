@@ -240,6 +240,13 @@ absl::StatusOr<Literal> CustomCallKernel(
                                            ? *context.options().custom_calls
                                            : GlobalCustomCallRegistry();
   const CustomCallFn* callback = registry.Find(*target);
+  if (callback == nullptr && *target == "Sharding" && operands.size() == 1 &&
+      operands[0]->shape().Compatible(instruction.shape())) {
+    // XLA's sharding annotation (jax.lax.with_sharding_constraint) is the
+    // value itself: the SPMD partitioner consumes it, and a program run
+    // whole has nothing to partition (docs/choices.md).
+    return *operands[0];
+  }
   if (callback == nullptr) {
     return KernelError(
         instruction,

@@ -68,6 +68,27 @@ TEST(CustomCallTest, UnregisteredTargetNamesTargetAndInstruction) {
             "CustomCallRegistry::Register)");
 }
 
+TEST(CustomCallTest, ShardingAnnotationIsTheValueUnlessRegistered) {
+  const std::string module =
+      EntryModule({"f32[3]"},
+                  "ROOT r = f32[3] custom-call(p0), "
+                  "custom_call_target=\"Sharding\", sharding={replicated}");
+  EXPECT_EQ(RunToText(module, {"f32[3] {1, -0, 3}"}), "f32[3] {1, -0, 3}");
+  CustomCallRegistry registry;
+  registry.Register("Sharding", AddPlusOpaque);  // Wants two operands.
+  EvalOptions options;
+  options.custom_calls = &registry;
+  EXPECT_NE(RunToText(module, {"f32[3] {1, 2, 3}"}, options).find("failed"),
+            std::string::npos);
+  // Another shape is not an annotation.
+  EXPECT_NE(RunToText(EntryModule({"f32[3]"},
+                                  "ROOT r = f32[2] custom-call(p0), "
+                                  "custom_call_target=\"Sharding\""),
+                      {"f32[3] {1, 2, 3}"})
+                .find("not registered"),
+            std::string::npos);
+}
+
 TEST(CustomCallTest, CallbackErrorsAndWrongShapesAreErrors) {
   CustomCallRegistry registry;
   registry.Register("fails", [](absl::Span<const Literal* const>, const Shape&,
