@@ -101,14 +101,6 @@ std::unique_ptr<PassPipeline> BackendPipelineOrFailingPass(
 
 }  // namespace
 
-// The provisional fusion policy of the GPU backend, registered here until
-// backends/gpu exists and registers its own (the CPU backend registers
-// "cpu" in backends/cpu/cpu_fusion_policy.cc; the layout constraints
-// "cpu" and "gpu" live in layout_constraints.cc). GPU takes the default
-// limits (each fusion is a kernel launch saved).
-const bool kGpuFusionPolicyRegistered = FusionPolicyRegistry::Global().Register(
-    "gpu", [] { return std::make_unique<DefaultFusionPolicy>("gpu"); });
-
 KILN_REGISTER_PIPELINE(default_pipeline, "default", MakeDefaultPipeline);
 KILN_REGISTER_PIPELINE(cpu_pipeline, "cpu",
                        [] { return BackendPipelineOrFailingPass("cpu"); });

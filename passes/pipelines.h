@@ -12,9 +12,9 @@
 //   gpu      the same with the "gpu" constraints and policy
 //
 // The "cpu" fusion policy is the CPU backend's (backends/cpu/
-// cpu_fusion_policy.h, linked into binaries with that backend); until
-// backends/gpu exists, the "gpu" policy is registered in pipelines.cc. The
-// layout constraints of both are in layout_constraints.cc.
+// cpu_fusion_policy.h, linked into binaries with that backend), the "gpu"
+// policy the GPU backends' (backends/gpu/gpu_fusion_policy.h). The layout
+// constraints of both are in layout_constraints.cc.
 //
 // Layout assignment runs before fusion, as in XLA's CPU and GPU pipelines,
 // so that fusion sees the copies and bitcasts the layouts need and fuses

@@ -73,9 +73,10 @@ class CpuExecutable : public Executable {
  public:
   CpuExecutable(std::unique_ptr<Module> module, Shape result_shape,
                 std::vector<Shape> parameter_shapes,
-                const CompileOptions& options)
+                const CompileOptions& options, const HostBackendConfig& config)
       : Executable(std::move(parameter_shapes),
                    options.replica_count * options.num_partitions),
+        config_(config),
         module_(std::move(module)),
         result_shape_(std::move(result_shape)),
         replica_count_(options.replica_count),
@@ -93,8 +94,8 @@ class CpuExecutable : public Executable {
   // Lowers the optimized module and loads its kernels; without this the
   // executable runs the whole module on the evaluator.
   absl::Status Lower(const KernelCompilerOptions& compiler_options) {
-    absl::StatusOr<LoweredModule> lowered =
-        LowerModule(*module_, eval_options_.max_while_iterations);
+    absl::StatusOr<LoweredModule> lowered = LowerModule(
+        *module_, eval_options_.max_while_iterations, config_.target);
     if (!lowered.ok()) return lowered.status();
     lowered_ = *std::move(lowered);
     program_ = lowered_.entry.get();
@@ -112,10 +113,11 @@ class CpuExecutable : public Executable {
         }
       }
     }
-    if (lowered_.kernel_source.empty()) return absl::OkStatus();
-    absl::StatusOr<std::shared_ptr<KernelLibrary>> library =
-        BuildKernelLibrary(lowered_.kernel_source, compiler_options,
-                           &build_stats_, KernelPrelude());
+    if (lowered_.kernel_source.empty() || !config_.cannot_run.empty()) {
+      return absl::OkStatus();
+    }
+    absl::StatusOr<std::shared_ptr<KernelLibrary>> library = BuildKernelLibrary(
+        lowered_.kernel_source, compiler_options, &build_stats_, Prelude());
     if (!library.ok()) return library.status();
     library_ = *std::move(library);
     if (auto set_threads = reinterpret_cast<void (*)(int)>(
@@ -128,6 +130,10 @@ class CpuExecutable : public Executable {
             library_->Find("kiln_set_float_routines"))) {
       set_float_routines(&FloatToBitsById, &BitsToFloatById);
     }
+    // The GPU emulation reports a kernel that broke its rules (a barrier
+    // not every thread reaches) here.
+    take_error_ = reinterpret_cast<const char* (*)()>(
+        library_->Find("kiln_emu_take_error"));
     for (Program* program : programs) {
       for (const auto& thunk : program->thunks) {
         auto* kernel = dynamic_cast<KernelThunk*>(thunk.get());
@@ -149,6 +155,9 @@ class CpuExecutable : public Executable {
   void set_pipeline_seconds(double seconds) { pipeline_seconds_ = seconds; }
 
   absl::StatusOr<Literal> Run(absl::Span<const Literal> arguments) override {
+    if (!config_.cannot_run.empty()) {
+      return absl::FailedPreconditionError(config_.cannot_run);
+    }
     if (device_count() != 1) {
       return absl::InvalidArgumentError(absl::StrCat(
           "compiled for ", device_count(),
@@ -171,6 +180,11 @@ class CpuExecutable : public Executable {
   // buffers.
   std::future<ExecuteResult> Execute(absl::Span<DeviceBuffer* const> arguments,
                                      const ExecuteOptions& options) override {
+    if (!config_.cannot_run.empty()) {
+      std::promise<ExecuteResult> promise;
+      promise.set_value(absl::FailedPreconditionError(config_.cannot_run));
+      return promise.get_future();
+    }
     if (program_ == nullptr || device_count() != 1) {
       return Executable::Execute(arguments, options);
     }
@@ -181,6 +195,9 @@ class CpuExecutable : public Executable {
 
   absl::StatusOr<Literal> RunOnHost(absl::Span<const Literal> arguments,
                                     const ExecuteOptions& options) override {
+    if (!config_.cannot_run.empty()) {
+      return absl::FailedPreconditionError(config_.cannot_run);
+    }
     if (absl::Status status = CheckArguments(parameter_shapes(), arguments);
         !status.ok()) {
       return status;
@@ -195,6 +212,9 @@ class CpuExecutable : public Executable {
 
   absl::StatusOr<std::vector<Literal>> RunReplicated(
       absl::Span<const std::vector<Literal>> arguments) override {
+    if (!config_.cannot_run.empty()) {
+      return absl::FailedPreconditionError(config_.cannot_run);
+    }
     if (static_cast<int64_t>(arguments.size()) != device_count()) {
       return absl::InvalidArgumentError(
           absl::StrCat("compiled for ", device_count(), " devices but given ",
@@ -402,6 +422,10 @@ class CpuExecutable : public Executable {
       status = thunk->Run(state);
       if (!status.ok()) break;
     }
+    if (const char* error = take_error_ != nullptr ? take_error_() : nullptr;
+        status.ok() && error != nullptr) {
+      status = absl::InternalError(error);
+    }
     ReturnArena(std::move(arena));
     if (!status.ok()) return status;
     std::vector<int64_t> path;
@@ -410,7 +434,12 @@ class CpuExecutable : public Executable {
   }
 
   std::string Stats() const;
+  const std::string& Prelude() const {
+    return config_.prelude.empty() ? KernelPrelude() : config_.prelude;
+  }
 
+  HostBackendConfig config_;
+  const char* (*take_error_)() = nullptr;
   std::unique_ptr<Module> module_;
   Shape result_shape_;
   int64_t replica_count_;
@@ -474,11 +503,11 @@ std::string CpuExecutable::Stats() const {
 absl::StatusOr<std::string> CpuExecutable::Emit(absl::string_view what) const {
   if (what == "hlo") return PrintModule(*module_);
   if (what == "stats") return Stats();
-  if (what == "cpp") {
+  if (what == config_.source_emit) {
     if (program_ == nullptr || lowered_.kernel_source.empty()) {
       return std::string("// no generated kernels\n");
     }
-    return absl::StrCat(KernelPrelude(), lowered_.kernel_source);
+    return absl::StrCat(Prelude(), lowered_.kernel_source);
   }
   if (what == "thunks") {
     if (program_ == nullptr) {
@@ -503,7 +532,8 @@ absl::StatusOr<std::string> CpuExecutable::Emit(absl::string_view what) const {
     return out;
   }
   return absl::InvalidArgumentError(absl::StrCat(
-      "--emit=", what, ": the cpu backend emits hlo, thunks, cpp or stats"));
+      "--emit=", what, ": the ", config_.name, " backend emits hlo, thunks, ",
+      config_.source_emit, " or stats"));
 }
 
 }  // namespace
@@ -520,7 +550,7 @@ absl::StatusOr<std::unique_ptr<Executable>> CpuBackend::Compile(
   if (!parameters.ok()) return parameters.status();
   std::unique_ptr<Module> optimized = module.Clone();
   absl::StatusOr<std::unique_ptr<PassPipeline>> pipeline =
-      MakeBackendPipeline("cpu");
+      MakeBackendPipeline(config_.pipeline);
   if (!pipeline.ok()) return pipeline.status();
   const auto start = std::chrono::steady_clock::now();
   if (absl::StatusOr<bool> ran = (*pipeline)->Run(*optimized); !ran.ok()) {
@@ -532,7 +562,7 @@ absl::StatusOr<std::unique_ptr<Executable>> CpuBackend::Compile(
   std::string reason = WholeModuleFallbackReason(*optimized);
   auto executable = std::make_unique<CpuExecutable>(
       std::move(optimized), module.entry()->root()->shape(),
-      *std::move(parameters), options);
+      *std::move(parameters), options, config_);
   executable->set_pipeline_seconds(pipeline_seconds);
   if (reason.empty()) {
     if (absl::Status status = executable->Lower(options_); !status.ok()) {

@@ -19,20 +19,40 @@
 #define KILN_BACKENDS_CPU_CPU_BACKEND_H_
 
 #include <memory>
+#include <string>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "backends/backend.h"
 #include "backends/cpu/kernel_compiler.h"
+#include "backends/cpu/kernel_target.h"
 
 namespace kiln::cpu {
 
+// What a backend built on this one's lowering, thunks and kernel cache
+// changes: the GPU backends (backends/gpu) lower with the CUDA target and
+// their own pipeline, and compile the kernels against the emulation shim
+// (gpu-emulated) or not at all on the host (gpu).
+struct HostBackendConfig {
+  std::string name = "cpu";
+  std::string pipeline = "cpu";
+  KernelTarget target = KernelTarget::kHostCpp;
+  // Compiled before the kernels; empty: KernelPrelude().
+  std::string prelude;
+  // What `--emit=` calls the kernels' text.
+  std::string source_emit = "cpp";
+  // When set, the kernels are not compiled for the host and every run
+  // fails with this error (a device backend without its device).
+  std::string cannot_run;
+};
+
 class CpuBackend : public Backend {
  public:
-  explicit CpuBackend(KernelCompilerOptions options = {})
-      : options_(std::move(options)) {}
+  explicit CpuBackend(KernelCompilerOptions options = {},
+                      HostBackendConfig config = {})
+      : options_(std::move(options)), config_(std::move(config)) {}
 
-  absl::string_view name() const override { return "cpu"; }
+  absl::string_view name() const override { return config_.name; }
 
   // What the reference evaluator runs: every op the CPU backend does not
   // lower natively falls back to the evaluator's kernel.
@@ -46,6 +66,7 @@ class CpuBackend : public Backend {
 
  private:
   KernelCompilerOptions options_;
+  HostBackendConfig config_;
 };
 
 }  // namespace kiln::cpu

@@ -14,6 +14,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "backends/cpu/kernel_target.h"
 #include "backends/cpu/loop_emitter_ops.h"
 #include "compiler/ir/computation.h"
 #include "compiler/ir/instruction.h"
@@ -26,8 +27,9 @@ using Index = std::vector<std::string>;
 
 class KernelWriter {
  public:
-  KernelWriter(const Computation& computation, std::string name)
-      : computation_(computation), name_(std::move(name)) {}
+  KernelWriter(const Computation& computation, std::string name,
+               KernelTarget target = KernelTarget::kHostCpp)
+      : computation_(computation), name_(std::move(name)), target_(target) {}
 
   absl::StatusOr<std::string> Write();
 
@@ -98,6 +100,18 @@ class KernelWriter {
   // the running value.
   void EmitScanLoopNest(const Instruction* reduce_window, size_t k,
                         const Scan& scan);
+  // CUDA: the grid-stride loop over `shape`'s elements (flat, or with the
+  // index variables i0.. computed from the position), into `index`.
+  void OpenGridStrideLoop(const Shape& shape, Index* index);
+  // CUDA: the grid-stride loop of a scan over every dimension but the
+  // scanned one, binding their index variables.
+  void OpenScanGridStrideLoop(const Shape& shape, int64_t scanned,
+                              Index* index);
+  bool cuda() const { return target_ == KernelTarget::kCuda; }
+  // How constant arrays are declared at file scope.
+  const char* ConstantQualifier() const {
+    return cuda() ? "static __device__ const " : "static const ";
+  }
   // Row-major position of `index` in `shape`.
   std::string Linear(const Index& index, const Shape& shape) const;
   // The index of `shape` whose row-major position is `linear`.
@@ -126,6 +140,9 @@ class KernelWriter {
 
   const Computation& computation_;
   std::string name_;
+  KernelTarget target_;
+  // CUDA: the launch of the kernel's loop nests.
+  LaunchDims launch_;
   bool flat_ = false;
   int64_t flat_count_ = 0;
   std::string body_;

@@ -110,11 +110,15 @@ void KernelWriter::EmitLoopNest(const std::vector<const Instruction*>& outputs,
   // declares is local to it).
   const int64_t outer =
       flat_ ? flat_count_ : (shape.rank() > 0 ? shape.dimension(0) : 1);
-  if (outer >= 2 && Work(shape) >= kParallelWork) {
+  if (cuda()) {
+    OpenGridStrideLoop(shape, &index);
+  } else if (outer >= 2 && Work(shape) >= kParallelWork) {
     Line(
         "#pragma omp parallel for schedule(static) num_threads(KilnThreads())");
   }
-  if (flat_) {
+  if (cuda()) {
+    // The grid-stride loop is open.
+  } else if (flat_) {
     Line(absl::StrCat("for (int64_t i = 0; i < ", flat_count_, "; ++i) {"));
     ++depth_;
     if (shape.rank() > 0) index.assign(shape.rank(), "i");
@@ -137,6 +141,25 @@ void KernelWriter::EmitLoopNest(const std::vector<const Instruction*>& outputs,
   }
 }
 
+void KernelWriter::OpenGridStrideLoop(const Shape& shape, Index* index) {
+  const int64_t count = flat_ ? flat_count_ : shape.ElementCount().value_or(0);
+  launch_ = GridStrideLaunch(count);
+  Line(ParallelLoop(target_, flat_ ? "i" : "l", count, true));
+  ++depth_;
+  if (flat_) {
+    if (shape.rank() > 0) index->assign(shape.rank(), "i");
+    return;
+  }
+  index->assign(shape.rank(), "");
+  int64_t stride = 1;
+  for (int64_t d = shape.rank() - 1; d >= 0; --d) {
+    (*index)[d] = absl::StrCat("i", d);
+    Line(absl::StrCat("const int64_t i", d, " = (l / ", stride, ") % ",
+                      std::max<int64_t>(shape.dimension(d), 1), ";"));
+    stride *= shape.dimension(d);
+  }
+}
+
 void KernelWriter::HoistScalars() {
   for (const Instruction* instruction : computation_.instructions()) {
     const Shape& shape = instruction->shape();
@@ -153,7 +176,9 @@ bool KernelWriter::StreamsOutputs(
   int64_t bytes = 0;
   for (size_t k : which) {
     absl::StatusOr<int64_t> n = outputs[k]->shape().ElementCount();
-    if (!n.ok() || *n != flat_count_ || flat_count_ == 1) return false;
+    if (!n.ok() || *n != flat_count_ || flat_count_ == 1 || cuda()) {
+      return false;
+    }
     bytes +=
         *n *
         GetElementTypeInfo(outputs[k]->shape().element_type()).storage_bytes;
@@ -268,8 +293,9 @@ std::string KernelWriter::ComputeComplexConstant(const Instruction* constant,
   }
   if (parts.empty()) parts.push_back("0u");
   const std::string array = absl::StrCat(name_, "_", Fresh("c"));
-  absl::StrAppend(&globals_, "static const ", wide ? "uint64_t" : "uint32_t",
-                  " ", array, "[] = {", absl::StrJoin(parts, ", "), "};\n");
+  absl::StrAppend(&globals_, ConstantQualifier(),
+                  wide ? "uint64_t" : "uint32_t", " ", array, "[] = {",
+                  absl::StrJoin(parts, ", "), "};\n");
   const std::string at = Linear(index, constant->shape());
   const char* from_bits =
       wide ? "kiln_cpu::F64FromBits(" : "kiln_cpu::F32FromBits(";
@@ -296,7 +322,7 @@ std::string KernelWriter::ComputeConstant(const Instruction* constant,
     values.push_back(absl::StrCat(literal.GetBits(i), "u"));
   }
   if (values.empty()) values.push_back("0u");
-  absl::StrAppend(&globals_, "static const ", storage, " ", array, "[] = {",
+  absl::StrAppend(&globals_, ConstantQualifier(), storage, " ", array, "[] = {",
                   absl::StrJoin(values, ", "), "};\n");
   const std::string element =
       absl::StrCat(array, "[", Linear(index, constant->shape()), "]");
@@ -684,9 +710,7 @@ absl::StatusOr<std::string> KernelWriter::Write() {
   flat_count_ = *count;
   flat_ = IsFlatKernel(computation_);
 
-  std::string header =
-      absl::StrCat("extern \"C\" void ", name_,
-                   "(const void* const* in, void* const* out) {\n");
+  std::string header = KernelHeader(target_, name_);
   for (const Instruction* parameter : computation_.parameters()) {
     const std::string name = absl::StrCat("p", parameter->parameter_number());
     parameter_names_[parameter] = name;
@@ -724,11 +748,18 @@ absl::StatusOr<std::string> KernelWriter::Write() {
       return position[outputs[a]] < position[outputs[b]];
     });
     for (size_t k : order) {
+      // CUDA: one block runs every nest, each after the stores of the
+      // nests before it (the block's barrier).
+      if (cuda() && k != order.front()) Line("__syncthreads();");
       EmitLoopNest(outputs, {k});
       materialized_.emplace(outputs[k], absl::StrCat("o", k));
     }
+    launch_.grid = 1;
+    launch_.block = kCudaBlock;
+    launch_.cooperative = true;
   }
-  return absl::StrCat(globals_, header, body_, "}\n");
+  return absl::StrCat(globals_, header, body_, "}\n",
+                      KernelTrailer(target_, name_, launch_));
 }
 
 }  // namespace emitter_internal
@@ -736,11 +767,12 @@ absl::StatusOr<std::string> KernelWriter::Write() {
 using emitter_internal::KernelWriter;
 
 absl::StatusOr<std::string> EmitKernel(const Computation& computation,
-                                       absl::string_view name) {
+                                       absl::string_view name,
+                                       KernelTarget target) {
   if (absl::Status status = CheckEmittable(computation); !status.ok()) {
     return status;
   }
-  return KernelWriter(computation, std::string(name)).Write();
+  return KernelWriter(computation, std::string(name), target).Write();
 }
 
 absl::StatusOr<std::string> EmitInPlaceUpdateKernel(const Instruction& dus,

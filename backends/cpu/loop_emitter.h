@@ -21,6 +21,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "backends/cpu/kernel_target.h"
 #include "compiler/ir/computation.h"
 #include "compiler/ir/element_type.h"
 #include "compiler/ir/instruction.h"
@@ -53,8 +54,11 @@ bool IsFlatKernel(const Computation& computation);
 // computing `computation`: in[k] points at parameter k's elements, out[k]
 // at output k's (the root, or element k of a tuple root). `computation`
 // must pass CheckEmittable.
-absl::StatusOr<std::string> EmitKernel(const Computation& computation,
-                                       absl::string_view name);
+// For KernelTarget::kCuda the text is the CUDA kernel NAME_gpu and its
+// KILN_LAUNCH line (kernel_target.h).
+absl::StatusOr<std::string> EmitKernel(
+    const Computation& computation, absl::string_view name,
+    KernelTarget target = KernelTarget::kHostCpp);
 
 // The kernel of a dynamic-update-slice done in place: out[0] is the same
 // buffer as in[0] (the operand), and only the update's window (its start

@@ -214,7 +214,8 @@ void KernelWriter::EmitScanLoopNest(const Instruction* reduce_window, size_t k,
   depth_ = 1;
   Index index(shape.rank());
   bool outermost = true;
-  for (int64_t d = 0; d < shape.rank(); ++d) {
+  if (cuda()) OpenScanGridStrideLoop(shape, scan.dimension, &index);
+  for (int64_t d = 0; d < shape.rank() && !cuda(); ++d) {
     if (d == scan.dimension) continue;
     if (outermost && shape.dimension(d) >= 2 && Work(shape) >= kParallelWork) {
       Line(
@@ -248,6 +249,25 @@ void KernelWriter::EmitScanLoopNest(const Instruction* reduce_window, size_t k,
   while (depth_ > 1) {
     --depth_;
     Line("}");
+  }
+}
+
+void KernelWriter::OpenScanGridStrideLoop(const Shape& shape, int64_t scanned,
+                                          Index* index) {
+  int64_t count = 1;
+  for (int64_t d = 0; d < shape.rank(); ++d) {
+    if (d != scanned) count *= shape.dimension(d);
+  }
+  launch_ = GridStrideLaunch(count);
+  Line(ParallelLoop(target_, "l", count, true));
+  ++depth_;
+  int64_t stride = 1;
+  for (int64_t d = shape.rank() - 1; d >= 0; --d) {
+    if (d == scanned) continue;
+    (*index)[d] = absl::StrCat("i", d);
+    Line(absl::StrCat("const int64_t i", d, " = (l / ", stride, ") % ",
+                      std::max<int64_t>(shape.dimension(d), 1), ";"));
+    stride *= shape.dimension(d);
   }
 }
 

@@ -88,7 +88,7 @@ absl::Status Lowerer::AddKernel(const Instruction* instruction,
   return AddKernelSource(
       instruction,
       [&](const std::string& symbol) {
-        return EmitKernel(computation, symbol);
+        return EmitKernel(computation, symbol, context_.target);
       },
       instructions);
 }
@@ -102,7 +102,7 @@ absl::Status Lowerer::AddKernelSource(
   absl::StatusOr<std::string> source = emit(symbol);
   if (!source.ok()) return source.status();
   absl::StrAppend(&context_.kernels, "\n// ", instruction->name(), "\n",
-                  *source);
+                  SerialKernel(context_.target, *std::move(source), symbol));
   std::vector<int64_t> inputs;
   for (const Instruction* operand : instruction->operands()) {
     const ValueTree& value = values_.at(operand);
@@ -363,9 +363,11 @@ std::string WholeModuleFallbackReason(const Module& module) {
 }
 
 absl::StatusOr<LoweredModule> LowerModule(const Module& module,
-                                          int64_t max_while_iterations) {
+                                          int64_t max_while_iterations,
+                                          KernelTarget target) {
   LoweringContext context;
   context.max_while_iterations = max_while_iterations;
+  context.target = target;
   absl::StatusOr<std::unique_ptr<Program>> entry =
       Lowerer(context, *module.entry(), /*result_in_place=*/true).Run();
   if (!entry.ok()) return entry.status();

@@ -13,6 +13,7 @@
 
 #include "absl/status/statusor.h"
 #include "backends/cpu/donation.h"
+#include "backends/cpu/kernel_target.h"
 #include "backends/cpu/thunks.h"
 #include "compiler/ir/module.h"
 
@@ -56,9 +57,11 @@ struct LoweredModule {
 // conditionals and calls run; `module` must outlive the programs (thunks
 // point at its instructions). Fails only on internal errors: what has no
 // native lowering becomes a fallback thunk. `max_while_iterations` bounds
-// every while loop.
-absl::StatusOr<LoweredModule> LowerModule(const Module& module,
-                                          int64_t max_while_iterations);
+// every while loop. `target` says what the kernels are written in (the GPU
+// backends lower with KernelTarget::kCuda).
+absl::StatusOr<LoweredModule> LowerModule(
+    const Module& module, int64_t max_while_iterations,
+    KernelTarget target = KernelTarget::kHostCpp);
 
 // Every program of `program`'s thunks, recursively, `program` first.
 std::vector<Program*> AllPrograms(Program& program);

@@ -28,6 +28,7 @@ struct LoweringContext {
   LoweringStats stats;
   Donation donation;
   int64_t max_while_iterations = 0;
+  KernelTarget target = KernelTarget::kHostCpp;
   absl::flat_hash_map<const Computation*, std::shared_ptr<Program>> programs;
   // While bodies, lowered apart: they write the loop state in place.
   absl::flat_hash_map<const Computation*, std::shared_ptr<Program>>

@@ -1,0 +1,41 @@
+// The GPU backends, built on the CPU backend's lowering (backends/cpu):
+// the `gpu` pipeline (layout assignment with the gpu constraints, fusion
+// under the gpu policy), then the same thunk sequence, buffer assignment
+// and control-flow thunks, with every kernel written by the same loop
+// emitter for the CUDA target (KernelTarget::kCuda): a __global__ function
+// with grid-stride loops and its launch line.
+//
+//   gpu-emulated  the generated CUDA C++ compiled as host C++ against the
+//                 emulation shim (emulation/cuda_shim.h) by the CPU
+//                 backend's kernel compiler and cache, and run on the CPU;
+//                 library calls (dot, convolution) are the CPU backend's.
+//   gpu           the same lowering for a device (kernels compiled by
+//                 NVRTC); `kiln compile --emit=cuda|thunks|stats` works
+//                 without one. Running needs the CUDA driver
+//                 (cuda_driver.h); without it every run fails with
+//                 kNoDevice.
+#ifndef KILN_BACKENDS_GPU_GPU_BACKEND_H_
+#define KILN_BACKENDS_GPU_GPU_BACKEND_H_
+
+#include <memory>
+#include <string>
+
+#include "backends/backend.h"
+#include "backends/cpu/cpu_backend.h"
+
+namespace kiln::gpu {
+
+// The text every emulated translation unit starts with: the CPU kernel
+// prelude, then the shim.
+const std::string& EmulationPrelude();
+
+// The text every device translation unit starts with.
+const std::string& DevicePrelude();
+
+std::unique_ptr<Backend> MakeEmulatedBackend(
+    cpu::KernelCompilerOptions options = {});
+std::unique_ptr<Backend> MakeDeviceBackend();
+
+}  // namespace kiln::gpu
+
+#endif  // KILN_BACKENDS_GPU_GPU_BACKEND_H_
