@@ -531,9 +531,18 @@ absl::StatusOr<std::string> CpuExecutable::Emit(absl::string_view what) const {
     }
     return out;
   }
+  if (!config_.extra_emit.empty() && what == config_.extra_emit) {
+    if (program_ == nullptr || lowered_.kernel_source.empty()) {
+      return std::string("// no generated kernels\n");
+    }
+    return config_.extra_emitter(
+        absl::StrCat(Prelude(), lowered_.kernel_source));
+  }
   return absl::InvalidArgumentError(absl::StrCat(
       "--emit=", what, ": the ", config_.name, " backend emits hlo, thunks, ",
-      config_.source_emit, " or stats"));
+      config_.source_emit,
+      config_.extra_emit.empty() ? "" : absl::StrCat(", ", config_.extra_emit),
+      " or stats"));
 }
 
 }  // namespace

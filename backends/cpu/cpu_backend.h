@@ -18,6 +18,7 @@
 #ifndef KILN_BACKENDS_CPU_CPU_BACKEND_H_
 #define KILN_BACKENDS_CPU_CPU_BACKEND_H_
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -44,6 +45,11 @@ struct HostBackendConfig {
   // When set, the kernels are not compiled for the host and every run
   // fails with this error (a device backend without its device).
   std::string cannot_run;
+  // One more `--emit=` form (the GPU's "ptx"): computed from the whole
+  // translation unit (the prelude and the kernels).
+  std::string extra_emit;
+  std::function<absl::StatusOr<std::string>(const std::string& unit)>
+      extra_emitter;
 };
 
 class CpuBackend : public Backend {

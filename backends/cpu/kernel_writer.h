@@ -107,6 +107,18 @@ class KernelWriter {
   // scanned one, binding their index variables.
   void OpenScanGridStrideLoop(const Shape& shape, int64_t scanned,
                               Index* index);
+  // CUDA: whether `output` (a kernel's only output) is a reduce computed
+  // by the two-level block scheme, and that kernel's body: one block per
+  // output element, each thread folding a strided part of the reduced
+  // elements, then the warps' values combined by shuffles, the warps'
+  // through shared memory.
+  bool IsBlockReduction(const Instruction& output) const;
+  void EmitBlockReduction(const Instruction* reduce);
+  // acc = reducer(acc, value) for a block reduction (wide: in double).
+  void CombineReduced(const Instruction* reduce, const std::string& acc,
+                      const std::string& value);
+  // The warp-level shuffle combine of (acc, has).
+  void EmitWarpCombine(const Instruction* reduce, const std::string& type);
   bool cuda() const { return target_ == KernelTarget::kCuda; }
   // How constant arrays are declared at file scope.
   const char* ConstantQualifier() const {
@@ -143,6 +155,8 @@ class KernelWriter {
   KernelTarget target_;
   // CUDA: the launch of the kernel's loop nests.
   LaunchDims launch_;
+  // The root reduce a block reduction computes (not hoisted as a scalar).
+  const Instruction* block_reduced_ = nullptr;
   bool flat_ = false;
   int64_t flat_count_ = 0;
   std::string body_;

@@ -141,30 +141,12 @@ void KernelWriter::EmitLoopNest(const std::vector<const Instruction*>& outputs,
   }
 }
 
-void KernelWriter::OpenGridStrideLoop(const Shape& shape, Index* index) {
-  const int64_t count = flat_ ? flat_count_ : shape.ElementCount().value_or(0);
-  launch_ = GridStrideLaunch(count);
-  Line(ParallelLoop(target_, flat_ ? "i" : "l", count, true));
-  ++depth_;
-  if (flat_) {
-    if (shape.rank() > 0) index->assign(shape.rank(), "i");
-    return;
-  }
-  index->assign(shape.rank(), "");
-  int64_t stride = 1;
-  for (int64_t d = shape.rank() - 1; d >= 0; --d) {
-    (*index)[d] = absl::StrCat("i", d);
-    Line(absl::StrCat("const int64_t i", d, " = (l / ", stride, ") % ",
-                      std::max<int64_t>(shape.dimension(d), 1), ";"));
-    stride *= shape.dimension(d);
-  }
-}
-
 void KernelWriter::HoistScalars() {
   for (const Instruction* instruction : computation_.instructions()) {
     const Shape& shape = instruction->shape();
     if (shape.IsArray() && shape.rank() == 0 &&
-        instruction->opcode() != Opcode::kParameter) {
+        instruction->opcode() != Opcode::kParameter &&
+        instruction != block_reduced_) {
       Value(instruction, {});
     }
   }
@@ -728,7 +710,9 @@ absl::StatusOr<std::string> KernelWriter::Write() {
   for (const Instruction* output : outputs) {
     same_dimensions &= output->shape().dimensions() == shape.dimensions();
   }
-  if (same_dimensions) {
+  if (cuda() && outputs.size() == 1 && IsBlockReduction(*outputs[0])) {
+    EmitBlockReduction(outputs[0]);
+  } else if (same_dimensions) {
     EmitLoopNest(outputs, {});
   } else {
     // Outputs of different dimensions (a reduce and its consumers in one

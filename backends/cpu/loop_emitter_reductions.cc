@@ -252,23 +252,4 @@ void KernelWriter::EmitScanLoopNest(const Instruction* reduce_window, size_t k,
   }
 }
 
-void KernelWriter::OpenScanGridStrideLoop(const Shape& shape, int64_t scanned,
-                                          Index* index) {
-  int64_t count = 1;
-  for (int64_t d = 0; d < shape.rank(); ++d) {
-    if (d != scanned) count *= shape.dimension(d);
-  }
-  launch_ = GridStrideLaunch(count);
-  Line(ParallelLoop(target_, "l", count, true));
-  ++depth_;
-  int64_t stride = 1;
-  for (int64_t d = shape.rank() - 1; d >= 0; --d) {
-    if (d == scanned) continue;
-    (*index)[d] = absl::StrCat("i", d);
-    Line(absl::StrCat("const int64_t i", d, " = (l / ", stride, ") % ",
-                      std::max<int64_t>(shape.dimension(d), 1), ";"));
-    stride *= shape.dimension(d);
-  }
-}
-
 }  // namespace kiln::cpu::emitter_internal

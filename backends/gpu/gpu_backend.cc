@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "backends/cpu/loop_emitter.h"
 #include "backends/gpu/cuda_driver.h"
+#include "backends/gpu/nvrtc_compiler.h"
 
 // Written by backends/cpu/embed.sh (its namespace).
 namespace kiln::cpu::embedded {
@@ -55,6 +56,10 @@ std::unique_ptr<Backend> MakeEmulatedBackend(
 std::unique_ptr<Backend> MakeDeviceBackend() {
   cpu::HostBackendConfig config = GpuConfig("gpu");
   config.prelude = DevicePrelude();
+  config.extra_emit = "ptx";
+  config.extra_emitter = [](const std::string& unit) {
+    return CompileToPtx(unit, "compute_80");
+  };
   absl::Status device = CudaDeviceStatus();
   config.cannot_run =
       device.ok() ? "the gpu backend's device runtime (module loading, "

@@ -13,9 +13,11 @@
 #include <vector>
 
 #include "backends/backend.h"
+#include "backends/cpu/cpu_test_util.h"
 #include "backends/gpu/cuda_driver.h"
 #include "backends/reference/reference_backend.h"
 #include "compiler/text/parser.h"
+#include "compiler/text/xla_dumps/dump_files.h"
 #include "gtest/gtest.h"
 #include "tools/cli/run_args.h"
 #include "tools/conform/compare.h"
@@ -38,20 +40,19 @@ std::unique_ptr<Module> Parse(const std::string& text) {
   return module.ok() ? *std::move(module) : nullptr;
 }
 
-// Runs `text` on gpu-emulated and the reference backend with random
+// Runs `module` on gpu-emulated and the reference backend with random
 // arguments; returns the emulated executable's --emit=`emit` text.
-std::string ExpectSameAsReference(const std::string& text,
-                                  const std::string& emit = "stats") {
-  std::unique_ptr<Module> module = Parse(text);
-  if (module == nullptr) return "";
+std::string ExpectModuleSameAsReference(const Module& module,
+                                        const std::string& what,
+                                        const std::string& emit) {
   std::unique_ptr<Backend> gpu = MakeEmulatedBackend();
   ReferenceBackend reference;
-  auto native = gpu->Compile(*module, {});
-  auto oracle = reference.Compile(*module, {});
-  EXPECT_TRUE(native.ok()) << native.status();
-  EXPECT_TRUE(oracle.ok()) << oracle.status();
-  if (!native.ok() || !oracle.ok()) return "";
-  std::mt19937_64 generator(7);
+  auto native = gpu->Compile(module, {});
+  auto oracle = reference.Compile(module, {});
+  if (!oracle.ok()) return "";  // Not runnable at all: nothing to compare.
+  EXPECT_TRUE(native.ok()) << what << ": " << native.status();
+  if (!native.ok()) return "";
+  std::mt19937_64 generator(11);
   std::vector<Literal> arguments;
   for (const Shape& shape : (*oracle)->parameter_shapes()) {
     absl::StatusOr<Literal> argument = cli::RandomLiteral(shape, generator);
@@ -61,17 +62,27 @@ std::string ExpectSameAsReference(const std::string& text,
   }
   absl::StatusOr<Literal> expected = (*oracle)->Run(arguments);
   absl::StatusOr<Literal> actual = (*native)->Run(arguments);
-  EXPECT_TRUE(expected.ok()) << expected.status();
-  EXPECT_TRUE(actual.ok()) << actual.status();
-  if (!expected.ok() || !actual.ok()) return "";
+  if (!expected.ok()) {
+    EXPECT_FALSE(actual.ok()) << what << ": the evaluator refused it";
+    return "";
+  }
+  EXPECT_TRUE(actual.ok()) << what << ": " << actual.status();
+  if (!actual.ok()) return "";
   conform::Comparison comparison =
       conform::CompareLiterals(*expected, *actual, [&](ElementType type) {
-        return conform::DefaultTolerance(*module, type);
+        return cpu::MixedPrecisionTolerance(module, type);
       });
-  EXPECT_TRUE(comparison.ok) << comparison.report;
+  EXPECT_TRUE(comparison.ok) << what << ":\n" << comparison.report;
   absl::StatusOr<std::string> emitted = (*native)->Emit(emit);
   EXPECT_TRUE(emitted.ok()) << emitted.status();
   return emitted.ok() ? *emitted : "";
+}
+
+std::string ExpectSameAsReference(const std::string& text,
+                                  const std::string& emit = "stats") {
+  std::unique_ptr<Module> module = Parse(text);
+  if (module == nullptr) return "";
+  return ExpectModuleSameAsReference(*module, text, emit);
 }
 
 TEST_F(GpuBackendTest, ElementwiseChainsAreGridStrideCudaKernels) {
@@ -197,6 +208,19 @@ ENTRY e {
   ROOT out = (f32[4,16], f32[4,16], f32[4,16], f32[16]) tuple(c, s, sc, wv)
 })");
   EXPECT_NE(stats.find("control-flow thunks: 1"), std::string::npos) << stats;
+}
+
+TEST_F(GpuBackendTest, EveryXlaDumpMatchesTheEvaluator) {
+  const std::vector<std::string> files = DumpFiles();
+  EXPECT_GE(files.size(), 90u);
+  for (const std::string& path : files) {
+    ParseOptions options;
+    options.filename = path;
+    absl::StatusOr<std::unique_ptr<Module>> module =
+        ParseModule(ReadDump(path), options);
+    ASSERT_TRUE(module.ok()) << module.status();
+    ExpectModuleSameAsReference(**module, path, "stats");
+  }
 }
 
 TEST_F(GpuBackendTest, TheDeviceBackendEmitsWithoutADeviceAndRefusesToRun) {
