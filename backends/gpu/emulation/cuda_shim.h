@@ -37,7 +37,6 @@
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <type_traits>
 #include <vector>
@@ -76,19 +75,24 @@ inline ThreadState& Current() {
   return state;
 }
 
-inline std::atomic<const char*>& Error() {
-  static std::atomic<const char*> error{nullptr};
-  return error;
-}
-// Keeps the first error until Kiln takes it (the text is never freed:
-// errors are rare and small).
-inline void Fail(const char* kernel, const char* what, int64_t block) {
+// The first error of the library's kernels until Kiln takes it: written
+// once (state 0 -> 1 -> 2), taken by copying it out.
+struct ErrorSlot {
+  std::atomic<int> state{0};
   char text[512];
-  std::snprintf(text, sizeof text, "gpu-emulated kernel %s, block %lld: %s",
-                kernel, static_cast<long long>(block), what);
-  const char* expected = nullptr;
-  char* copy = strdup(text);
-  if (!Error().compare_exchange_strong(expected, copy)) free(copy);
+};
+inline ErrorSlot& Error() {
+  static ErrorSlot slot;
+  return slot;
+}
+inline void Fail(const char* kernel, const char* what, int64_t block) {
+  ErrorSlot& slot = Error();
+  int empty = 0;
+  if (!slot.state.compare_exchange_strong(empty, 1)) return;
+  std::snprintf(slot.text, sizeof slot.text,
+                "gpu-emulated kernel %s, block %lld: %s", kernel,
+                static_cast<long long>(block), what);
+  slot.state.store(2);
 }
 
 // One block in flight on this OS thread.
@@ -376,7 +380,12 @@ T atomicCAS(T* address, T compare, T value) {
   }
 
 extern "C" __attribute__((used)) const char* kiln_emu_take_error() {
-  return kiln_emu::Error().exchange(nullptr);
+  kiln_emu::ErrorSlot& slot = kiln_emu::Error();
+  if (slot.state.load() != 2) return nullptr;
+  static thread_local char taken[sizeof slot.text];
+  std::memcpy(taken, slot.text, sizeof taken);
+  slot.state.store(0);
+  return taken;
 }
 
 #endif  // KILN_BACKENDS_GPU_EMULATION_CUDA_SHIM_H_
