@@ -367,7 +367,6 @@ const absl::flat_hash_map<std::string, std::string>& NotComparedDumps() {
           {"linalg.opt.hlo", "lapack_spotrf_ffi (LAPACK)"},
           {"linalg_decomp.hlo", "lapack_sgeqrf_ffi (LAPACK)"},
           {"linalg_decomp.opt.hlo", "lapack_ssyevd_ffi (LAPACK)"},
-          {"sort_ops.opt.hlo", "TopK (XLA's top-k custom call)"},
       };
   return *dumps;
 }

@@ -22,6 +22,7 @@
 #include "compiler/evaluator/collective_hub.h"
 #include "compiler/evaluator/io_transfers.h"
 #include "compiler/evaluator/kernel.h"
+#include "compiler/evaluator/reduction_internal.h"
 #include "compiler/ir/attr_names.h"
 
 namespace kiln {
@@ -228,6 +229,39 @@ std::string OpaqueText(const Instruction& instruction) {
   return text;
 }
 
+// XLA's TopK custom call (what XLA's TopK rewriter and JAX's top_k leave
+// in optimized modules): the top k of the operand's last dimension in the
+// order of its comparator, k being the result's last dimension;
+// (values, s32 indices) as the top-k op (docs/choices.md).
+absl::StatusOr<Literal> XlaTopK(const Instruction& instruction,
+                                absl::Span<const Literal* const> operands,
+                                EvalContext& context) {
+  const auto* called =
+      instruction.attrs().Get<ComputationList>(attr::kCalledComputations);
+  const Shape& shape = instruction.shape();
+  if (operands.size() != 1 || !operands[0]->shape().IsArray() ||
+      operands[0]->shape().rank() < 1 || called == nullptr ||
+      called->size() != 1 || !shape.IsTuple() || shape.tuple_size() != 2 ||
+      !shape.tuple_shape(0).IsArray() || shape.tuple_shape(0).rank() < 1) {
+    return KernelError(instruction,
+                       "custom-call target \"TopK\" takes one array and a "
+                       "comparator (called_computations) and returns "
+                       "(values, indices)");
+  }
+  const int64_t k = shape.tuple_shape(0).dimensions().back();
+  absl::StatusOr<Literal> result = TopKOf(
+      instruction, *operands[0], k, /*largest=*/true, (*called)[0], context);
+  if (result.ok() && !result->shape().Compatible(shape)) {
+    return KernelError(
+        instruction,
+        absl::StrCat("custom-call target \"TopK\": result ", shape.ToString(),
+                     " is not (values, s32 "
+                     "indices) of the top ",
+                     k));
+  }
+  return result;
+}
+
 absl::StatusOr<Literal> CustomCallKernel(
     const Instruction& instruction, absl::Span<const Literal* const> operands,
     EvalContext& context) {
@@ -246,6 +280,9 @@ absl::StatusOr<Literal> CustomCallKernel(
     // value itself: the SPMD partitioner consumes it, and a program run
     // whole has nothing to partition (docs/choices.md).
     return *operands[0];
+  }
+  if (callback == nullptr && *target == "TopK") {
+    return XlaTopK(instruction, operands, context);
   }
   if (callback == nullptr) {
     return KernelError(

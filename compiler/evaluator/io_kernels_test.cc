@@ -15,6 +15,7 @@ namespace {
 
 using eval_test::EntryModule;
 using eval_test::LiteralText;
+using eval_test::RunToCompactText;
 using eval_test::RunToText;
 
 // Adds its two f32 operands element by element and adds the number in the
@@ -86,6 +87,54 @@ TEST(CustomCallTest, ShardingAnnotationIsTheValueUnlessRegistered) {
                                   "custom_call_target=\"Sharding\""),
                       {"f32[3] {1, 2, 3}"})
                 .find("not registered"),
+            std::string::npos);
+}
+
+TEST(CustomCallTest, XlaTopKOrdersRowsByItsComparator) {
+  const std::string module = R"(
+HloModule m
+greater {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT gt = pred[] compare(a, b), direction=GT
+}
+ENTRY e {
+  x = f32[2,5] parameter(0)
+  ROOT t = (f32[2,3], s32[2,3]) custom-call(x), custom_call_target="TopK", called_computations={greater}
+}
+)";
+  EXPECT_EQ(
+      RunToCompactText(module,
+                       {"f32[2,5] {{1, 5, 3, 5, 2}, {-1, -3, 0, 7, -0}}"}),
+      "(f32[2,3], s32[2,3]) ({{5, 5, 3}, {7, 0, -0}}, {{1, 3, 2}, {3, 2, 4}})");
+  // XLA's own form: a comparator of (values, positions), as a sort of the
+  // row and an iota; here ties go to the higher position.
+  const std::string with_positions = R"(
+HloModule m
+greater {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  i = s32[] parameter(2)
+  j = s32[] parameter(3)
+  gt = pred[] compare(a, b), direction=GT
+  eq = pred[] compare(a, b), direction=EQ
+  later = pred[] compare(i, j), direction=GT
+  tie = pred[] and(eq, later)
+  ROOT r = pred[] or(gt, tie)
+}
+ENTRY e {
+  x = f32[5] parameter(0)
+  ROOT t = (f32[2], s32[2]) custom-call(x), custom_call_target="TopK", called_computations={greater}
+}
+)";
+  EXPECT_EQ(RunToCompactText(with_positions, {"f32[5] {5, 1, 5, 2, 3}"}),
+            "(f32[2], s32[2]) ({5, 5}, {2, 0})");
+  // Without a comparator it is an error naming the target.
+  EXPECT_NE(RunToText(EntryModule({"f32[4]"},
+                                  "ROOT t = (f32[2], s32[2]) custom-call(p0), "
+                                  "custom_call_target=\"TopK\""),
+                      {"f32[4] {1, 2, 3, 4}"})
+                .find("\"TopK\" takes one array and a comparator"),
             std::string::npos);
 }
 

@@ -186,10 +186,19 @@ absl::StatusOr<Literal> TopKKernel(const Instruction& instruction,
                                    EvalContext& context) {
   absl::StatusOr<Shape> rule = context.RuleShape(instruction);
   if (!rule.ok()) return rule.status();
-  const Literal& operand = *operands[0];
-  const int64_t k = *instruction.attrs().Get<int64_t>(attr::kK);
-  const bool* largest_attr = instruction.attrs().Get<bool>(attr::kLargest);
-  const bool largest = largest_attr == nullptr || *largest_attr;
+  const bool* largest = instruction.attrs().Get<bool>(attr::kLargest);
+  const Computation* const* comparator =
+      instruction.attrs().Get<Computation*>(attr::kToApply);
+  return TopKOf(instruction, *operands[0],
+                *instruction.attrs().Get<int64_t>(attr::kK),
+                largest == nullptr || *largest,
+                comparator == nullptr ? nullptr : *comparator, context);
+}
+
+absl::StatusOr<Literal> TopKOf(const Instruction& instruction,
+                               const Literal& operand, int64_t k, bool largest,
+                               const Computation* comparator,
+                               EvalContext& context) {
   std::vector<int64_t> dims = operand.shape().dimensions();
   if (dims.empty() || k < 0 || k > dims.back()) {
     return KernelError(instruction, "k is out of range for the operand");
@@ -202,8 +211,6 @@ absl::StatusOr<Literal> TopKKernel(const Instruction& instruction,
   absl::StatusOr<Literal> indices =
       context.NewLiteral(instruction, Shape::Array(ElementType::kS32, dims));
   if (!indices.ok()) return indices.status();
-  const Computation* const* comparator =
-      instruction.attrs().Get<Computation*>(attr::kToApply);
   std::vector<uint64_t> keys;
   if (comparator == nullptr) {
     absl::StatusOr<std::vector<uint64_t>> order_keys =
@@ -211,11 +218,27 @@ absl::StatusOr<Literal> TopKKernel(const Instruction& instruction,
     if (!order_keys.ok()) return order_keys.status();
     keys = *std::move(order_keys);
   }
-  const ElementType pair[] = {operand.element_type(), operand.element_type()};
+  // The comparator takes (a, b) values, or (a, b) values and their s32
+  // positions in the row, as a sort of the row and an iota (XLA's TopK
+  // custom call).
+  const bool with_positions =
+      comparator != nullptr && comparator->parameters().size() == 4;
+  std::vector<ElementType> types = {operand.element_type(),
+                                    operand.element_type()};
+  if (with_positions) types.insert(types.end(), 2, ElementType::kS32);
+  Literal positions;
+  if (with_positions) {
+    absl::StatusOr<Literal> iota =
+        context.NewLiteral(instruction, Shape::Array(ElementType::kS32, {row}));
+    if (!iota.ok()) return iota.status();
+    positions = *std::move(iota);
+    int32_t* position = MutableElements<int32_t>(positions).data();
+    for (int64_t p = 0; p < row; ++p) position[p] = static_cast<int32_t>(p);
+  }
   // A comparator of exact scalar ops runs as a ScalarProgram (as in sort).
   std::optional<ScalarProgram> program;
   if (comparator != nullptr) {
-    program = ScalarProgram::Compile(**comparator, pair, ElementType::kPred);
+    program = ScalarProgram::Compile(*comparator, types, ElementType::kPred);
   }
   const int64_t rows = row == 0 ? 0 : operand.element_count() / row;
   const int64_t bytes = ElementBytes(operand);
@@ -234,15 +257,23 @@ absl::StatusOr<Literal> TopKKernel(const Instruction& instruction,
       absl::Status sorted = StableMergeSort(order, [&](int64_t a, int64_t b) {
         program->Set(0, operand.GetBits(base + a));
         program->Set(1, operand.GetBits(base + b));
+        if (with_positions) {
+          program->Set(2, static_cast<uint64_t>(a));
+          program->Set(3, static_cast<uint64_t>(b));
+        }
         return program->Run() != 0;
       });
       if (!sorted.ok()) return sorted;
     } else {
-      ScalarCaller caller(context, **comparator, pair);
+      ScalarCaller caller(context, *comparator, types);
       absl::Status sorted = StableMergeSort(
           order, [&](int64_t a, int64_t b) -> absl::StatusOr<bool> {
             caller.Load(0, operand, base + a);
             caller.Load(1, operand, base + b);
+            if (with_positions) {
+              caller.Load(2, positions, a);
+              caller.Load(3, positions, b);
+            }
             absl::StatusOr<Literal> result = caller.Call();
             if (!result.ok()) return result.status();
             return PredResult(instruction, *result);
