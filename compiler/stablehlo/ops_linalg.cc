@@ -7,6 +7,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
 #include "compiler/ir/attr_names.h"
 #include "compiler/stablehlo/ops.h"
 #include "compiler/stablehlo/types.h"
@@ -41,6 +42,33 @@ absl::StatusOr<std::string> PrecisionAttrs(const Instruction& i) {
   }
   return absl::StrCat(", precision_config = [", absl::StrJoin(parts, ", "),
                       "]");
+}
+
+// ragged-dot(lhs, rhs, group_sizes) as chlo.ragged_dot: StableHLO has no
+// ragged dot; CHLO's (2024) is what JAX writes and XLA imports to its own
+// ragged-dot.
+absl::StatusOr<Value> EmitRaggedDot(FunctionEmitter& e, const Instruction& i) {
+  if (i.operand_count() != 3) return NoForm("ragged-dot takes 3 operands");
+  absl::StatusOr<std::string> precision = PrecisionAttrs(i);
+  if (!precision.ok()) return precision.status();
+  const std::string chlo_precision =
+      precision->empty()
+          ? ", precision_config = [#chlo<precision DEFAULT>, "
+            "#chlo<precision DEFAULT>]"
+          : absl::StrReplaceAll(*precision, {{"#stablehlo<", "#chlo<"}});
+  std::string numbers = absl::StrCat(
+      "ragged_dot_dimension_numbers = #chlo.ragged_dot<"
+      "lhs_batching_dimensions = ",
+      I64List(List(i, attr::kLhsBatchDims)),
+      ", rhs_batching_dimensions = ", I64List(List(i, attr::kRhsBatchDims)),
+      ", lhs_contracting_dimensions = ",
+      I64List(List(i, attr::kLhsContractingDims)),
+      ", rhs_contracting_dimensions = ",
+      I64List(List(i, attr::kRhsContractingDims)),
+      ", lhs_ragged_dimensions = ", I64List(List(i, attr::kLhsRaggedDims)),
+      ", rhs_group_dimensions = ", I64List(List(i, attr::kRhsGroupDims)), ">");
+  return EmitSimple(e, i, "chlo.ragged_dot",
+                    absl::StrCat(numbers, chlo_precision));
 }
 
 absl::StatusOr<Value> EmitDot(FunctionEmitter& e, const Instruction& i) {
@@ -207,6 +235,7 @@ absl::StatusOr<Value> EmitRngBitGenerator(FunctionEmitter& e,
 
 void AddLinalgHandlers(HandlerTable* table) {
   (*table)[Opcode::kDot] = &EmitDot;
+  (*table)[Opcode::kRaggedDot] = &EmitRaggedDot;
   (*table)[Opcode::kConvolution] = &EmitConvolution;
   (*table)[Opcode::kFft] = &EmitFft;
   (*table)[Opcode::kCholesky] = &EmitCholesky;
