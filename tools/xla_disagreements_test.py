@@ -41,6 +41,9 @@ class ClassifyTest(unittest.TestCase):
             "x.s4.values", "exec: the command crashed (signal 6, SIGABRT)"))
         self.assertIn("refuses it (compile): bad op", self.cause(
             "x.f32.values", "exec: ... stderr: kiln run: pjrt: compile: bad op"))
+        self.assertIn("sort of 2-bit values", self.cause(
+            "topk.s2.smallest",
+            "stderr: kiln run: pjrt: compile: Inputs must have the same shape"))
 
     def test_unsupported_reason_drops_the_plugins_log(self):
         message = ("exec: the command reports the module unsupported (exit "
