@@ -10,6 +10,7 @@
 
 #include "compiler/ir/computation.h"
 #include "compiler/ir/opcode.h"
+#include "compiler/util/seeded_bugs.h"
 #include "passes/algebraic_simplifier.h"
 #include "passes/algebraic_simplifier_util.h"
 
@@ -74,6 +75,10 @@ Result ReplaceByZero(Instruction* op, RewriteContext& context) {
 
 Result AddZero(bool fast_math, Instruction* add, RewriteContext& context) {
   if (add->opcode() != Opcode::kAdd) return false;
+#ifdef KILN_SEEDED_BUGS
+  // Seeded: x + 0 -> x for floats (wrong for x = -0).
+  if (SeededBug("simplifier-add-zero")) fast_math = true;
+#endif
   return DropIdentityOperand(add, context, true, [&](const Instruction* c) {
     return IsExactAddIdentity(c, fast_math);
   });
@@ -91,6 +96,10 @@ Result SubtractSelf(bool fast_math, Instruction* sub, RewriteContext& context) {
   if (sub->opcode() != Opcode::kSubtract || sub->operand(0) != sub->operand(1))
     return false;
   const ElementType type = sub->shape().element_type();
+#ifdef KILN_SEEDED_BUGS
+  // Seeded: x - x -> 0 for floats (wrong for inf and NaN).
+  if (SeededBug("simplifier-subtract-self")) fast_math = true;
+#endif
   if (!IsIntegralType(type) && !(fast_math && IsFloatOrComplex(type))) {
     return false;
   }
@@ -114,6 +123,10 @@ Result MultiplyOne(Instruction* mul, RewriteContext& context) {
 Result MultiplyZero(bool fast_math, Instruction* mul, RewriteContext& context) {
   if (mul->opcode() != Opcode::kMultiply) return false;
   const ElementType type = mul->shape().element_type();
+#ifdef KILN_SEEDED_BUGS
+  // Seeded: x * 0 -> 0 for floats (wrong for NaN, inf and negative x).
+  if (SeededBug("simplifier-multiply-zero")) fast_math = true;
+#endif
   if (!IsIntegralOrPred(type) && !(fast_math && IsFloatType(type))) {
     return false;
   }

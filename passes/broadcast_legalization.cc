@@ -18,6 +18,7 @@
 #include "compiler/ir/opcode.h"
 #include "compiler/ir/shape.h"
 #include "compiler/util/int_lists.h"
+#include "compiler/util/seeded_bugs.h"
 
 namespace kiln {
 namespace {
@@ -243,6 +244,20 @@ absl::StatusOr<bool> LegalizeElementwise(Computation* computation,
             "does not map it (broadcasting.md, InDim); run the verifier"));
       }
       dims = *in_dims;
+#ifdef KILN_SEEDED_BUGS
+      // Seeded: the operand aligned with the trailing dimensions (NumPy)
+      // instead of broadcast_dimensions, whenever the sizes allow it.
+      if (SeededBug("legalize-broadcast-dims")) {
+        bool fits = true;
+        for (int64_t i = 0; i < shape.rank(); ++i) {
+          const int64_t d = result.rank() - shape.rank() + i;
+          fits = fits && (shape.dimension(i) == result.dimension(d) ||
+                          shape.dimension(i) == 1);
+          dims[i] = d;
+        }
+        if (!fits) dims = *in_dims;
+      }
+#endif
     }
     for (int64_t i = 0; i < shape.rank(); ++i) {
       const int64_t target = dims[i];

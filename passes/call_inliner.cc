@@ -9,6 +9,7 @@
 #include "compiler/ir/computation.h"
 #include "compiler/ir/instruction.h"
 #include "compiler/ir/opcode.h"
+#include "compiler/util/seeded_bugs.h"
 
 namespace kiln {
 namespace {
@@ -29,9 +30,18 @@ absl::Status InlineCall(Instruction* call, std::vector<Instruction*>* calls) {
   absl::StatusOr<std::vector<Instruction*>> order = callee.PostOrder();
   if (!order.ok()) return order.status();
   absl::flat_hash_map<const Instruction*, Instruction*> copy_of;
+#ifdef KILN_SEEDED_BUGS
+  int64_t parameters_seen = 0;
+#endif
   for (const Instruction* instruction : *order) {
     if (instruction->opcode() == Opcode::kParameter) {
-      copy_of[instruction] = call->operand(instruction->parameter_number());
+      int64_t number = instruction->parameter_number();
+#ifdef KILN_SEEDED_BUGS
+      // Seeded: parameters numbered in the order the body reaches them.
+      if (SeededBug("inliner-parameter-order")) number = parameters_seen;
+      ++parameters_seen;
+#endif
+      copy_of[instruction] = call->operand(number);
       continue;
     }
     std::vector<Instruction*> operands;

@@ -16,6 +16,7 @@
 #include "compiler/ir/op_traits.h"
 #include "compiler/ir/opcode.h"
 #include "compiler/ir/shape.h"
+#include "compiler/util/seeded_bugs.h"
 #include "passes/dce.h"
 
 namespace kiln {
@@ -131,7 +132,18 @@ bool Folder::IsCandidate(const Instruction& instruction) const {
 
 std::optional<Literal> Folder::Evaluate(const Instruction& instruction) const {
   const eval::KernelTable& kernels = eval::Kernels();
-  const eval::Kernel kernel = kernels.Find(instruction.opcode());
+  eval::Kernel kernel = kernels.Find(instruction.opcode());
+#ifdef KILN_SEEDED_BUGS
+  // Seeded: a convert between types of one width folds as a bitcast.
+  if (SeededBug("constant-folding-convert") &&
+      instruction.opcode() == Opcode::kConvert &&
+      instruction.shape().IsArray() &&
+      GetElementTypeInfo(instruction.shape().element_type()).bit_width ==
+          GetElementTypeInfo(instruction.operand(0)->shape().element_type())
+              .bit_width) {
+    kernel = kernels.Find(Opcode::kBitcastConvert);
+  }
+#endif
   const eval::Kernel broadcast = kernels.Find(Opcode::kBroadcast);
   if (kernel == nullptr || broadcast == nullptr) return std::nullopt;
   // A fresh context per instruction: contexts cache plans and shapes by

@@ -21,6 +21,7 @@
 #include "compiler/ir/op_traits.h"
 #include "compiler/ir/opcode.h"
 #include "compiler/ir/shape.h"
+#include "compiler/util/seeded_bugs.h"
 #include "passes/dce.h"
 
 namespace kiln {
@@ -188,6 +189,16 @@ bool ComputationCse::Mergeable(const Instruction& instruction) const {
 bool ComputationCse::Equivalent(const Instruction& a,
                                 const Instruction& b) const {
   if (a.opcode() != b.opcode()) return false;
+#ifdef KILN_SEEDED_BUGS
+  // Seeded: constants of one shape are equal when their first bytes are.
+  if (SeededBug("cse-constants") && a.opcode() == Opcode::kConstant &&
+      a.shape() == b.shape() && a.has_literal() && b.has_literal() &&
+      a.literal().shape().IsArray()) {
+    absl::Span<const uint8_t> p = a.literal().data(), q = b.literal().data();
+    return p.size() == q.size() &&
+           (p.empty() || std::equal(p.begin(), p.begin() + 1, q.begin()));
+  }
+#endif
   const std::vector<Instruction*>& x = a.operands();
   const std::vector<Instruction*>& y = b.operands();
   if (x.size() != y.size()) return false;
@@ -211,6 +222,11 @@ size_t ComputationCse::Hash(const Instruction& instruction) const {
   }
   h = Mix(h, HashAttributes(instruction.attrs()));
   if (instruction.has_literal()) h = Mix(h, HashLiteral(instruction.literal()));
+#ifdef KILN_SEEDED_BUGS
+  if (SeededBug("cse-constants") && instruction.opcode() == Opcode::kConstant) {
+    return HashShape(instruction.shape());
+  }
+#endif
   return h;
 }
 

@@ -14,6 +14,7 @@
 #include "compiler/ir/computation.h"
 #include "compiler/ir/opcode.h"
 #include "compiler/ops/attr_enums.h"
+#include "compiler/util/seeded_bugs.h"
 #include "passes/fusion_plan.h"
 
 namespace kiln {
@@ -179,7 +180,16 @@ class FusionBuilder {
     const Instruction* last_root = planned_.roots.back();
     auto fusion =
         std::make_unique<Instruction>(Opcode::kFusion, shape, "fusion");
-    for (Instruction* input : planned_.inputs) fusion->AppendOperand(input);
+    std::vector<Instruction*> inputs = planned_.inputs;
+#ifdef KILN_SEEDED_BUGS
+    // Seeded: the last two inputs of one shape are passed swapped.
+    if (SeededBug("fusion-operand-order") && inputs.size() >= 2 &&
+        inputs[inputs.size() - 1]->shape() ==
+            inputs[inputs.size() - 2]->shape()) {
+      std::swap(inputs[inputs.size() - 1], inputs[inputs.size() - 2]);
+    }
+#endif
+    for (Instruction* input : inputs) fusion->AppendOperand(input);
     fusion->mutable_attrs()->Set(attr::kKind, ToEnumValue(planned_.kind));
     fusion->mutable_attrs()->Set(attr::kCalls, fused_.get());
     fusion->metadata = last_root->metadata;

@@ -11,6 +11,7 @@
 #include "compiler/ir/instruction.h"
 #include "compiler/ir/opcode.h"
 #include "compiler/util/int_lists.h"
+#include "compiler/util/seeded_bugs.h"
 #include "passes/gather_scatter_drivers.h"
 #include "passes/gather_simplification_util.h"
 
@@ -55,8 +56,13 @@ Instruction* SliceAtConstantIndex(Emitter& emitter, const GatherParts& g) {
   Dims starts(shape.rank(), 0);
   for (size_t k = 0; k < g.dims.index_map.size(); ++k) {
     const int64_t d = g.dims.index_map[k];
-    starts[d] = std::clamp<int64_t>(gather_scatter::ConstantIndex(literal, k),
-                                    0, shape.dimension(d) - g.sizes[d]);
+    int64_t last = shape.dimension(d) - g.sizes[d];
+#ifdef KILN_SEEDED_BUGS
+    // Seeded: the last start clamped to is one too small.
+    if (SeededBug("gather-clamp")) last = std::max<int64_t>(0, last - 1);
+#endif
+    starts[d] =
+        std::clamp<int64_t>(gather_scatter::ConstantIndex(literal, k), 0, last);
   }
   Dims limits(shape.rank());
   for (int64_t d = 0; d < shape.rank(); ++d) limits[d] = starts[d] + g.sizes[d];
@@ -99,9 +105,13 @@ Instruction* ConcatenateConstantSlices(Emitter& emitter, const GatherParts& g) {
     Dims starts(shape.rank(), 0);
     for (size_t k = 0; k < g.dims.index_map.size(); ++k) {
       const int64_t d = g.dims.index_map[k];
+      int64_t last = shape.dimension(d) - g.sizes[d];
+#ifdef KILN_SEEDED_BUGS
+      if (SeededBug("gather-clamp")) last = std::max<int64_t>(0, last - 1);
+#endif
       starts[d] = std::clamp<int64_t>(
           gather_scatter::ConstantIndex(literal, base + k * vector_stride), 0,
-          shape.dimension(d) - g.sizes[d]);
+          last);
     }
     for (size_t j = 0; j < g.dims.operand_batching.size(); ++j) {
       const int64_t position = std::find(batch_dims.begin(), batch_dims.end(),

@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/ir/attr_names.h"
 #include "compiler/ir/opcode.h"
+#include "compiler/util/seeded_bugs.h"
 #include "passes/layout_assignment_computation.h"
 #include "passes/layout_assignment_util.h"
 
@@ -111,6 +112,13 @@ absl::Status ComputationAssigner::Require(Instruction* user, int64_t k,
     if (!status.ok()) return status;
   }
   if (LayoutsMatch(operand->shape(), target)) return absl::OkStatus();
+#ifdef KILN_SEEDED_BUGS
+  // Seeded: no copy for a bitcast or reshape (taken as layout-agnostic).
+  if (SeededBug("layout-forget-copy") && (user->opcode() == Opcode::kBitcast ||
+                                          user->opcode() == Opcode::kReshape)) {
+    return absl::OkStatus();
+  }
+#endif
   absl::StatusOr<Instruction*> converted = ConvertTo(operand, target, user);
   if (!converted.ok()) return converted.status();
   user->ReplaceOperandWith(k, *converted);

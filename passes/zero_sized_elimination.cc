@@ -6,6 +6,8 @@
 #include "absl/status/statusor.h"
 #include "compiler/ir/instruction.h"
 #include "compiler/ir/literal.h"
+#include "compiler/ir/op_traits.h"
+#include "compiler/util/seeded_bugs.h"
 #include "passes/dce.h"
 
 namespace kiln {
@@ -28,6 +30,13 @@ bool MayReplace(const Instruction& instruction) {
     default:
       break;
   }
+  // A zero-sized copy-done or async-done ends a chain whose start must
+  // keep exactly one user (the verifier's async.users): the chain stays,
+  // and DCE removes it whole when nothing reads it (kiln fuzz finding
+  // pipeline-zero-sized-elimination-verify-*).
+  if (GetOpTraits(instruction.opcode()).async_role != AsyncRole::kNone) {
+    return false;
+  }
   return !HasOwnSideEffect(instruction) &&
          instruction.control_predecessors().empty() &&
          instruction.control_successors().empty();
@@ -36,9 +45,18 @@ bool MayReplace(const Instruction& instruction) {
 // The one rewrite: `x = f32[0,3] op(...)` -> `x = f32[0,3] constant({...})`.
 absl::StatusOr<bool> ReplaceByEmptyConstant(Instruction* instruction,
                                             RewriteContext& context) {
-  if (!HasNoElements(instruction->shape()) || !MayReplace(*instruction)) {
-    return false;
+  bool no_elements = HasNoElements(instruction->shape());
+#ifdef KILN_SEEDED_BUGS
+  // Seeded: an op with an empty operand is taken as empty (wrong for pad,
+  // concatenate, reduce, ...): it becomes a constant of zeros.
+  if (SeededBug("zero-sized-operand") && instruction->shape().IsArray() &&
+      instruction->shape().is_static()) {
+    for (const Instruction* operand : instruction->operands()) {
+      no_elements = no_elements || HasNoElements(operand->shape());
+    }
   }
+#endif
+  if (!no_elements || !MayReplace(*instruction)) return false;
   absl::StatusOr<Literal> empty = Literal::Create(instruction->shape());
   if (!empty.ok()) return empty.status();
   auto constant = std::make_unique<Instruction>(

@@ -21,6 +21,7 @@
 #include "compiler/ir/layout.h"
 #include "compiler/ir/literal.h"
 #include "compiler/ops/attr_enums.h"
+#include "compiler/util/seeded_bugs.h"
 
 namespace kiln::cpu {
 namespace embedded {
@@ -624,8 +625,15 @@ std::string KernelWriter::Compute(const Instruction* instruction,
             instruction->attrs().Get<SliceRanges>(attr::kSlice)->ranges;
         Index at(index.size());
         for (size_t d = 0; d < index.size(); ++d) {
+          int64_t stride = ranges[d].stride;
+#ifdef KILN_SEEDED_BUGS
+          // Seeded: the innermost loop assumed unit stride.
+          if (SeededBug("cpu-slice-stride") && d + 1 == index.size()) {
+            stride = 1;
+          }
+#endif
           at[d] = absl::StrCat("(", ranges[d].start, " + ", index[d], " * ",
-                               ranges[d].stride, ")");
+                               stride, ")");
         }
         return operand_value(0, at);
       }

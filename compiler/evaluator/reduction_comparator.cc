@@ -9,6 +9,7 @@
 #include "compiler/evaluator/comparison.h"
 #include "compiler/evaluator/typed.h"
 #include "compiler/ir/attr_names.h"
+#include "compiler/util/seeded_bugs.h"
 
 namespace kiln {
 namespace eval {
@@ -80,6 +81,13 @@ void SortKeyed(const std::vector<K>& keys, ComparisonDirection direction,
   }
   const auto by_key = [](auto less) {
     return [less](const Keyed<K>& a, const Keyed<K>& b) {
+#ifdef KILN_SEEDED_BUGS
+      // Seeded: equal keys ordered by descending position (not stable).
+      if (SeededBug("evaluator-sort-ties") && !less(b.key, a.key) &&
+          !less(a.key, b.key)) {
+        return a.position > b.position;
+      }
+#endif
       return less(a.key, b.key);
     };
   };

@@ -14,6 +14,7 @@
 #include "compiler/text/parser.h"
 #include "compiler/text/printer.h"
 #include "compiler/verifier/verifier.h"
+#include "fuzz/oracle/reduce_steps.h"
 #include "re2/re2.h"
 
 namespace kiln::fuzz {
@@ -233,6 +234,57 @@ absl::StatusOr<Reduced> ReduceCase(OracleKind kind, const Case& c,
         break;
       }
     }
+    if (progress) continue;
+    // 6. Called computations (reduce, sort, while, map bodies, ...): an
+    // earlier root of the same shape, dead code removed.
+    for (const Computation* callee : state.module->computations()) {
+      if (callee == state.module->entry() || progress) continue;
+      const std::vector<Instruction*> order = callee->instructions();
+      for (size_t i = 0; i < order.size() && absl::Now() < deadline; ++i) {
+        if (order[i] == callee->root() ||
+            !order[i]->shape().Compatible(callee->root()->shape())) {
+          continue;
+        }
+        if (attempt(WithCalleeRoot(*state.module, callee->name(), i),
+                    CopyArguments(state.arguments), /*must_shrink=*/true)) {
+          progress = true;
+          break;
+        }
+      }
+    }
+    if (progress) continue;
+    // 7. Smaller dimensions: every dimension of one size made 1, else one
+    // smaller, everywhere (arguments and constants cut to their leading
+    // corner); kept when it verifies and still fails.
+    for (int64_t size : DimensionSizes(*state.module)) {
+      if (progress || absl::Now() >= deadline) break;
+      for (int64_t to : {int64_t{1}, size - 1}) {
+        if (to >= size || (to == size - 1 && to == 1 && size == 2)) continue;
+        absl::StatusOr<std::unique_ptr<Module>> candidate =
+            WithDimensionSize(*state.module, size, to);
+        if (!candidate.ok()) continue;
+        std::vector<std::vector<Literal>> arguments;
+        bool cut_all = true;
+        for (const auto& device : state.arguments) {
+          arguments.emplace_back();
+          for (size_t k = 0; k < device.size() && cut_all; ++k) {
+            const auto& parameters = (*candidate)->entry()->parameters();
+            absl::StatusOr<Literal> cut =
+                k < parameters.size()
+                    ? CutLiteral(device[k], parameters[k]->shape())
+                    : absl::StatusOr<Literal>(absl::NotFoundError("extra"));
+            cut_all = cut.ok();
+            if (cut_all) arguments.back().push_back(*std::move(cut));
+          }
+        }
+        if (!cut_all) continue;
+        if (attempt(std::move(candidate), std::move(arguments),
+                    /*must_shrink=*/false)) {
+          progress = true;
+          break;
+        }
+      }
+    }
   }
   // 5. Simpler values: each argument and constant all zeros, else each of
   // its nonzero elements zeroed in turn (small arrays), while it still
@@ -246,13 +298,19 @@ absl::StatusOr<Reduced> ReduceCase(OracleKind kind, const Case& c,
     literal = *zeros;
     if (keeps()) return;
     literal = original;
-    if (literal.element_count() > 64) return;
+    if (literal.element_count() > 64 || IsComplexType(literal.element_type())) {
+      return;
+    }
     for (int64_t i = 0; i < literal.element_count() && absl::Now() < deadline;
          ++i) {
       const uint64_t bits = literal.GetBits(i);
       if (bits == 0) continue;
       literal.SetBits(i, 0);
-      if (!keeps()) literal.SetBits(i, bits);
+      if (keeps()) continue;
+      literal.SetBits(i, bits);
+      // Else a one, when that is simpler and still fails.
+      literal.SetDouble(i, 1);
+      if (literal.GetBits(i) == bits || !keeps()) literal.SetBits(i, bits);
     }
   };
   auto still_fails = [&]() {

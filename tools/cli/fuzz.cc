@@ -66,6 +66,9 @@ ABSL_FLAG(double, reduce_seconds, 20,
           "root to the first instruction that fails alone)");
 ABSL_FLAG(bool, print, false,
           "fuzz: print each seed's module and arguments instead of checking");
+ABSL_FLAG(int64_t, stop_after, 0,
+          "fuzz: stop starting seeds once this many findings are recorded "
+          "(0: never; tools/bench/fuzz_recall.sh stops at the first)");
 ABSL_FLAG(bool, fuzz_child, false,
           "fuzz: internal; set in the child processes of the crash oracle");
 
@@ -112,6 +115,10 @@ struct Totals {
   int64_t generator_rejects = 0;
   // Seeds whose crash-oracle child found (and wrote) something.
   int64_t child_findings = 0;
+  // When the campaign started, and seconds to its first finding (before
+  // reduction; < 0: none yet).
+  absl::Time start = absl::Now();
+  double first_finding_seconds = -1;
 };
 
 // Whether the module verifies in strict form after broadcast legalization.
@@ -146,6 +153,14 @@ void Record(const Settings& settings, Totals& totals, OracleKind kind,
     return;
   }
   if (!outcome.finding()) return;
+  {
+    absl::MutexLock lock(&totals.mutex);
+    if (totals.first_finding_seconds < 0) {
+      totals.first_finding_seconds =
+          absl::ToDoubleSeconds(absl::Now() - totals.start);
+    }
+  }
+  const absl::Time found_at = absl::Now();
   std::unique_ptr<Module> localized =
       fuzz::Localize(kind, c, backend, options, outcome);
   Finding finding;
@@ -186,6 +201,13 @@ void Record(const Settings& settings, Totals& totals, OracleKind kind,
     if (reduced.ok()) {
       finding.module_text = PrintModule(*reduced->module);
       finding.arguments = std::move(reduced->arguments);
+      WriteStderr(absl::StrFormat(
+          "reduced %s from %d to %d instructions in %.2f s (localized and "
+          "reduced; %d candidates tried, %d kept)",
+          finding.signature, fuzz::InstructionCount(*c.module),
+          reduced->instructions_after,
+          absl::ToDoubleSeconds(absl::Now() - found_at), reduced->tried,
+          reduced->kept));
     } else {
       finding.arguments = std::move(start.arguments);
     }
@@ -442,12 +464,16 @@ int RunFuzz(const std::vector<std::string>& args) {
   if (jobs <= 0 || absl::GetFlag(FLAGS_print)) jobs = 1;
   Totals totals;
   std::atomic<uint64_t> next{settings.first};
-  const absl::Time start = absl::Now();
+  const absl::Time start = totals.start;
   const absl::Time stop = start + absl::GetFlag(FLAGS_time);
   auto worker = [&]() {
     absl::StatusOr<std::unique_ptr<Backend>> backend = fuzz::CreateBackend(
         settings.options.backend, absl::GetFlag(FLAGS_time_limit));
     while (absl::Now() < stop) {
+      if (const int64_t limit = absl::GetFlag(FLAGS_stop_after); limit > 0) {
+        absl::MutexLock lock(&totals.mutex);
+        if (totals.findings >= limit) break;
+      }
       const uint64_t seed = next.fetch_add(1);
       if (seed > settings.last || seed < settings.first) break;
       RunSeed(settings, totals, backend.ok() ? backend->get() : nullptr, seed);
@@ -468,6 +494,10 @@ int RunFuzz(const std::vector<std::string>& args) {
       jobs);
   for (const auto& [signature, hits] : totals.signatures) {
     absl::StrAppend(&report, "  ", signature, " x", hits, "\n");
+  }
+  if (totals.first_finding_seconds >= 0) {
+    absl::StrAppend(&report, absl::StrFormat("first finding after %.2f s\n",
+                                             totals.first_finding_seconds));
   }
   if (totals.child_findings > 0) {
     absl::StrAppend(&report, totals.child_findings,

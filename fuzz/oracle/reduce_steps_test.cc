@@ -1,0 +1,96 @@
+#include "fuzz/oracle/reduce_steps.h"
+
+#include <memory>
+#include <string>
+
+#include "compiler/text/parser.h"
+#include "compiler/text/printer.h"
+#include "compiler/verifier/verifier.h"
+#include "fuzz/oracle/oracle.h"
+#include "fuzz/oracle/reduce.h"
+#include "gtest/gtest.h"
+
+namespace kiln::fuzz {
+namespace {
+
+TEST(CutLiteralTest, KeepsTheLeadingCorner) {
+  absl::StatusOr<Literal> matrix =
+      Literal::Create(Shape::Array(ElementType::kS32, {2, 3}));
+  ASSERT_TRUE(matrix.ok());
+  for (int64_t i = 0; i < 6; ++i) matrix->SetBits(i, i + 1);
+  absl::StatusOr<Literal> cut =
+      CutLiteral(*matrix, Shape::Array(ElementType::kS32, {2, 2}));
+  ASSERT_TRUE(cut.ok()) << cut.status();
+  ASSERT_EQ(cut->element_count(), 4);
+  EXPECT_EQ(cut->GetBits(0), 1u);
+  EXPECT_EQ(cut->GetBits(1), 2u);
+  EXPECT_EQ(cut->GetBits(2), 4u);
+  EXPECT_EQ(cut->GetBits(3), 5u);
+  EXPECT_FALSE(
+      CutLiteral(*matrix, Shape::Array(ElementType::kS32, {3, 3})).ok());
+  EXPECT_FALSE(CutLiteral(*matrix, Shape::Array(ElementType::kS32, {6})).ok());
+}
+
+TEST(WithDimensionSizeTest, ResizesShapesConstantsAndLayout) {
+  absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(R"(HloModule m
+ENTRY e {
+  p0 = f32[4,3] parameter(0)
+  c = f32[4,3] constant({{1,2,3},{4,5,6},{7,8,9},{10,11,12}})
+  ROOT a = f32[4,3] add(p0, c)
+}
+)");
+  ASSERT_TRUE(module.ok()) << module.status();
+  EXPECT_EQ(DimensionSizes(**module), (std::vector<int64_t>{4, 3}));
+  absl::StatusOr<std::unique_ptr<Module>> smaller =
+      WithDimensionSize(**module, 4, 1);
+  ASSERT_TRUE(smaller.ok()) << smaller.status();
+  EXPECT_TRUE(VerifyModule(**smaller).ok()) << PrintModule(**smaller);
+  EXPECT_EQ((*smaller)->entry()->root()->shape().dimensions(),
+            (std::vector<int64_t>{1, 3}));
+  const Instruction* constant = (*smaller)->entry()->instructions()[1];
+  ASSERT_TRUE(constant->has_literal());
+  EXPECT_EQ(constant->literal().element_count(), 3);
+}
+
+// A pipeline finding inside a reduce body: the reducer shrinks the body
+// (callee root step) and every dimension (dimension step).
+TEST(ReduceStepsTest, ShrinksCalleesAndDimensions) {
+  absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(R"(HloModule m
+body {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  m = f32[] multiply(a, b)
+  s = f32[] add(a, b)
+  ROOT x = f32[] maximum(s, m)
+}
+ENTRY e {
+  p0 = f32[4,3] parameter(0)
+  c = f32[] constant(0)
+  ROOT r = f32[4] reduce(p0, c), dimensions={1}, to_apply=body
+}
+)");
+  ASSERT_TRUE(module.ok()) << module.status();
+  absl::StatusOr<Literal> argument =
+      Literal::Create(Shape::Array(ElementType::kF32, {4, 3}));
+  ASSERT_TRUE(argument.ok());
+  for (int64_t i = 0; i < 12; ++i) argument->SetDouble(i, i + 1);
+  Case c;
+  c.module = module->get();
+  c.arguments.emplace_back();
+  c.arguments[0].push_back(*std::move(argument));
+  OracleOptions options;
+  options.pipeline = "test-add-to-subtract";
+  const Outcome outcome = RunOracle(OracleKind::kPipeline, c, nullptr, options);
+  ASSERT_TRUE(outcome.finding()) << outcome.detail;
+  absl::StatusOr<Reduced> reduced =
+      ReduceCase(OracleKind::kPipeline, c, nullptr, options, outcome);
+  ASSERT_TRUE(reduced.ok()) << reduced.status();
+  const std::string text = PrintModule(*reduced->module);
+  EXPECT_TRUE(DimensionSizes(*reduced->module).empty()) << text;
+  EXPECT_LE(reduced->instructions_after, 6) << text;
+  EXPECT_EQ(text.find("multiply"), std::string::npos) << text;
+  EXPECT_NE(text.find("add"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace kiln::fuzz
