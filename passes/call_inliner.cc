@@ -30,16 +30,17 @@ absl::Status InlineCall(Instruction* call, std::vector<Instruction*>* calls) {
   absl::StatusOr<std::vector<Instruction*>> order = callee.PostOrder();
   if (!order.ok()) return order.status();
   absl::flat_hash_map<const Instruction*, Instruction*> copy_of;
-#ifdef KILN_SEEDED_BUGS
-  int64_t parameters_seen = 0;
-#endif
   for (const Instruction* instruction : *order) {
     if (instruction->opcode() == Opcode::kParameter) {
       int64_t number = instruction->parameter_number();
 #ifdef KILN_SEEDED_BUGS
-      // Seeded: parameters numbered in the order the body reaches them.
-      if (SeededBug("inliner-parameter-order")) number = parameters_seen;
-      ++parameters_seen;
+      // Seeded: operands taken from a stack (last first) when the shapes
+      // allow it.
+      const int64_t last = call->operand_count() - 1 - number;
+      if (SeededBug("inliner-parameter-order") &&
+          call->operand(last)->shape() == instruction->shape()) {
+        number = last;
+      }
 #endif
       copy_of[instruction] = call->operand(number);
       continue;

@@ -1,6 +1,7 @@
 #include "fuzz/generator/context.h"
 
 #include <algorithm>
+#include <complex>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -72,7 +73,38 @@ XlaOp Context::NewParameter(const Shape& shape) {
 XlaOp Context::Constant(ElementType type, const std::vector<int64_t>& dims) {
   absl::StatusOr<Literal> value = RandomValue(Shape::Array(type, dims), d());
   if (!value.ok()) return b()->ReportError(value.status());
+  // A quarter of the constants hold one value everywhere (SplatConstant).
+  if (value->element_count() > 0 && d().Chance(25)) Splat(*value);
   return ConstantLiteral(b(), *std::move(value));
+}
+
+XlaOp Context::SplatConstant(ElementType type,
+                             const std::vector<int64_t>& dims) {
+  absl::StatusOr<Literal> value = RandomValue(Shape::Array(type, dims), d());
+  if (!value.ok()) return b()->ReportError(value.status());
+  if (value->element_count() > 0) Splat(*value);
+  return ConstantLiteral(b(), *std::move(value));
+}
+
+void Context::Splat(Literal& value) {
+  // Most often 0, 1 or -1: the identities and absorbing values algebraic
+  // rewrites match, which random elements almost never are; else the
+  // first element (an edge value a quarter of the time) everywhere.
+  const int64_t which = d().Below(4);
+  const bool complex = ClassOf(value.element_type()) == kComplexClass;
+  const std::complex<double> first =
+      complex ? value.GetComplex(0) : std::complex<double>();
+  const uint64_t first_bits = complex ? 0 : value.GetBits(0);
+  constexpr double kNotable[] = {0, 1, -1};
+  for (int64_t i = 0; i < value.element_count(); ++i) {
+    if (complex) {
+      value.SetComplex(i, which < 3 ? kNotable[which] : first);
+    } else if (which < 3) {
+      value.SetDouble(i, kNotable[which]);
+    } else {
+      value.SetBits(i, first_bits);
+    }
+  }
 }
 
 XlaOp Context::Leaf(ElementType type, const std::vector<int64_t>& dims) {
@@ -224,14 +256,17 @@ XlaComputation Context::Body(ElementType type, const std::vector<int64_t>& dims,
                                absl::StrCat("x", i)));
   }
   Context inner(d(), options_, sub.get(), replicas_, depth_ + 1);
-  XlaOp value = params[0];
+  // Any parameter first, on either side: the body reads its parameters in
+  // any order (an inliner or fusion mixing up parameter numbers shows).
+  XlaOp value = d().Pick(params);
   const int64_t steps = d().Range(1, 3);
   for (int64_t i = 0; i < steps; ++i) {
     XlaOp other = d().Pick(params);
     if (dims.empty() && d().Chance(15)) {
       other = inner.ScalarConstant(type, d().Range(-2, 3));
     }
-    value = inner.SameTypeOp(value, other);
+    value = d().Chance(50) ? inner.SameTypeOp(value, other)
+                           : inner.SameTypeOp(other, value);
   }
   absl::StatusOr<XlaComputation> built = sub->Build(value);
   if (!built.ok()) {

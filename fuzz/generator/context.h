@@ -11,6 +11,7 @@
 
 #include "compiler/builder/builder.h"
 #include "compiler/ir/element_type.h"
+#include "compiler/ir/literal.h"
 #include "compiler/ir/shape.h"
 #include "compiler/ops/element_type_classes.h"
 #include "fuzz/generator/decisions.h"
@@ -75,8 +76,11 @@ class Context {
   // A new parameter (non-default layout sometimes) or constant.
   XlaOp Leaf(ElementType type, const std::vector<int64_t>& dims);
   XlaOp NewParameter(const Shape& shape);
-  // A constant array from RandomValue.
+  // A constant array from RandomValue; a quarter of them splatted.
   XlaOp Constant(ElementType type, const std::vector<int64_t>& dims);
+  // A constant holding one value everywhere: 0, 1 or -1 three times in
+  // four, else a random (often edge) value.
+  XlaOp SplatConstant(ElementType type, const std::vector<int64_t>& dims);
   // A scalar constant holding `value` converted to `type`.
   XlaOp ScalarConstant(ElementType type, double value);
   // A scalar integer (s32, s64 or u32) for an index operand: a constant in
@@ -117,6 +121,9 @@ class Context {
   XlaOp SameTypeOp(XlaOp a, XlaOp b);
 
  private:
+  // Fills `value` with one value (SplatConstant).
+  void Splat(Literal& value);
+
   DecisionSource& source_;
   const GeneratorOptions& options_;
   XlaBuilder* builder_;

@@ -34,7 +34,18 @@ Pair BinaryOperands(Context& c, uint8_t classes, int64_t form_percent = 30) {
   const std::vector<int64_t> dims = c.DimsOf(lhs);
   Pair pair{lhs, XlaOp(), {}};
   if (!c.d().Chance(form_percent) || dims.empty()) {
-    pair.rhs = c.Value(type, dims);
+    // Now and then the operand itself or one value everywhere (0, 1, -1,
+    // ...): the identities algebraic rewrites match (x - x, x == x, x + 0,
+    // x * 1, x * 0), which random operands almost never are.
+    const int64_t special = c.d().Below(10);
+    if (special == 0) {
+      pair.rhs = lhs;
+    } else if (special == 1) {
+      pair.rhs = c.SplatConstant(type, dims);
+      if (c.d().Chance(50)) std::swap(pair.lhs, pair.rhs);
+    } else {
+      pair.rhs = c.Value(type, dims);
+    }
   } else {
     const int form = static_cast<int>(c.d().Below(3));
     if (form == 0) {

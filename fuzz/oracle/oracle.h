@@ -85,6 +85,11 @@ Outcome RunOracle(OracleKind kind, const Case& c, Backend* backend,
 absl::StatusOr<std::unique_ptr<Backend>> CreateBackend(
     const std::string& spec, double time_limit_seconds);
 
+// Whether results depend on more than one device: collectives, replica-id
+// or partition-id anywhere. Without them each device's result is a
+// one-device evaluation of its arguments.
+bool NeedsEveryDevice(const Module& module);
+
 // A copy of `module` through its text (print, parse), or the parse error.
 absl::StatusOr<std::unique_ptr<Module>> CopyModule(const Module& module);
 

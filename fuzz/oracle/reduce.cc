@@ -132,7 +132,6 @@ absl::StatusOr<Reduced> ReduceCase(OracleKind kind, const Case& c,
   if (!start.ok()) return start.status();
   State state{*std::move(start), CopyArguments(c.arguments)};
   reduced.instructions_before = InstructionCount(*state.module);
-  const bool one_device = state.arguments.size() == 1;
 
   // Tries `candidate`: kept (and true) when it still fails the same way.
   auto attempt = [&](absl::StatusOr<std::unique_ptr<Module>> candidate,
@@ -153,6 +152,19 @@ absl::StatusOr<Reduced> ReduceCase(OracleKind kind, const Case& c,
     ++reduced.kept;
     return true;
   };
+
+  // 0. One device, when none of the ops needs the others.
+  if (state.arguments.size() > 1 && !NeedsEveryDevice(*state.module)) {
+    absl::StatusOr<std::unique_ptr<Module>> single = CopyModule(*state.module);
+    if (single.ok()) {
+      (*single)->config().replica_count = 1;
+      (*single)->config().num_partitions = 1;
+      std::vector<std::vector<Literal>> first;
+      first.push_back(CopyArguments(state.arguments)[0]);
+      attempt(std::move(single), std::move(first), /*must_shrink=*/false);
+    }
+  }
+  const bool one_device = state.arguments.size() == 1;
 
   bool progress = true;
   while (progress && absl::Now() < deadline) {

@@ -87,7 +87,8 @@ while IFS='|' read -r bug flags right; do
       "${bug}" "${oracle}" no "-" "-" "-" "-" "-"
     continue
   fi
-  finding="$(dirname "$(ls "${dir}"/findings/*/oracle.txt | head -1)")"
+  # The first finding written (one seed may fail several pipelines).
+  finding="$(dirname "$(ls -tr "${dir}"/findings/*/oracle.txt | head -1)")"
   blamed="$(sed -n 's/^blamed: //p' "${finding}/oracle.txt")"
   kind="$(sed -n 's/^kind: //p' "${finding}/oracle.txt")"
   reduced="$(grep -m1 '^reduced ' "${dir}/stderr")"

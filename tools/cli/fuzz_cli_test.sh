@@ -59,6 +59,18 @@ expect_status 1 "replay still fails" -- "${KILN}" fuzz --replay="${out}"
 expect_grep 'still fails' "${WORK}/out" "replay"
 expect_status 1 "replay.sh" -- env KILN="$(realpath "${KILN}")" "${finding}/replay.sh"
 
+# --stop_after=1 stops at the first finding and says when it came.
+expect_status 1 "stop after the first finding" -- \
+  "${KILN}" fuzz --seeds=0..400 --oracle=pipeline \
+  --pipeline=test-add-to-subtract --stop_after=1
+expect_grep '^first finding after [0-9.]+ s$' "${WORK}/out" "first finding"
+
+# A normal build has no seeded bug (compiler/util/seeded_bugs.h): naming
+# one changes nothing.
+expect_status 0 "seeded bug named in a normal build" -- \
+  env KILN_SEEDED_BUG=cse-constants "${KILN}" fuzz --seeds=0..60 \
+  --oracle=pipeline --pipeline=default
+
 # An exec: backend that crashes or hangs is contained: findings of their
 # own kinds, and the campaign goes on.
 expect_status 1 "crashing exec backend" -- "${KILN}" fuzz --seeds=0..1 \
