@@ -13,6 +13,7 @@
 #include "compiler/util/seeded_bugs.h"
 #include "passes/layout_assignment_computation.h"
 #include "passes/layout_assignment_util.h"
+#include "passes/opcode_classes.h"
 
 namespace kiln {
 namespace layout_internal {
@@ -113,9 +114,9 @@ absl::Status ComputationAssigner::Require(Instruction* user, int64_t k,
   }
   if (LayoutsMatch(operand->shape(), target)) return absl::OkStatus();
 #ifdef KILN_SEEDED_BUGS
-  // Seeded: no copy for a bitcast or reshape (taken as layout-agnostic).
-  if (SeededBug("layout-forget-copy") && (user->opcode() == Opcode::kBitcast ||
-                                          user->opcode() == Opcode::kReshape)) {
+  // Seeded: no copy for an elementwise user (taken as layout-agnostic:
+  // kernels that index operands and result alike then read it wrongly).
+  if (SeededBug("layout-forget-copy") && IsElementwiseOpcode(user->opcode())) {
     return absl::OkStatus();
   }
 #endif

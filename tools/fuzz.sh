@@ -8,8 +8,9 @@
 # (gcc) survives, then runs it on a scratch copy of the seed corpus
 # (fuzz/corpus/hlo_text stays untouched). Any crash, leak, timeout or
 # round-trip failure fails the script; the reproducer is kept and named.
-# Prints the number of executions; its last line is "N passed, N failed"
-# with the fuzz run counted as one case.
+# Prints the number of executions; then runs //fuzz/generator:module_fuzzer
+# (ASan+UBSan build) on random inputs for as long. Its last line is
+# "N passed, N failed" with each target's run counted as one case.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -44,13 +45,36 @@ executions="$(grep -Eo 'stat::number_of_executed_units: *[0-9]+' \
 echo "fuzz: ${executions:-unknown} executions in ${SECONDS_TO_RUN} s" \
   "($(find "${work}/corpus" -type f | wc -l) corpus entries)"
 
+passed=0
+failed=0
 if ((status != 0)) || [[ -n "$(ls -A "${work}/artifacts")" ]]; then
   tail -n 60 "${work}/log" >&2
   echo "fuzz: FAILED (exit status ${status}); reproducers:" >&2
   ls -d "${work}"/artifacts/* >&2 || true
   echo "replay one with: bazel run ${TARGET} -- FILE" >&2
-  echo "0 passed, 1 failed"
-  exit 1
+  failed=$((failed + 1))
+else
+  rm -rf "${work}"
+  passed=$((passed + 1))
 fi
-rm -rf "${work}"
-echo "1 passed, 0 failed"
+
+# The module generator's target (//fuzz/generator:module_fuzzer: generator,
+# verifier, round trip, legalization, evaluator) for the same time on
+# random decision bytes, from the default output base's ASan+UBSan build
+# (CI's second stage already built it); its libFuzzer build is
+# `bazel build --config=fuzz //fuzz/generator:module_fuzzer` (docs/fuzzing.md).
+module_log="$(mktemp /tmp/kiln-module-fuzz.XXXXXX)"
+if bazel build --config=asan //fuzz/generator:module_fuzzer >"${module_log}" 2>&1 &&
+  timeout $((SECONDS_TO_RUN + 120)) \
+    "$(bazel info --config=asan bazel-bin 2>/dev/null)/fuzz/generator/module_fuzzer" \
+    --random_seconds="${SECONDS_TO_RUN}" >"${module_log}" 2>&1; then
+  echo "module_fuzzer: $(tail -n 1 "${module_log}")"
+  passed=$((passed + 1))
+else
+  tail -n 60 "${module_log}" >&2
+  echo "module_fuzzer: FAILED" >&2
+  failed=$((failed + 1))
+fi
+rm -f "${module_log}"
+echo "${passed} passed, ${failed} failed"
+((failed == 0))

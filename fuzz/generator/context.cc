@@ -87,19 +87,19 @@ XlaOp Context::SplatConstant(ElementType type,
 }
 
 void Context::Splat(Literal& value) {
-  // Most often 0, 1 or -1: the identities and absorbing values algebraic
-  // rewrites match, which random elements almost never are; else the
+  // Most often 0 (twice as often), 1 or -1: the identities and absorbing values
+  // algebraic rewrites match, which random elements almost never are; else the
   // first element (an edge value a quarter of the time) everywhere.
-  const int64_t which = d().Below(4);
+  const int64_t which = d().Below(5);
   const bool complex = ClassOf(value.element_type()) == kComplexClass;
   const std::complex<double> first =
       complex ? value.GetComplex(0) : std::complex<double>();
   const uint64_t first_bits = complex ? 0 : value.GetBits(0);
-  constexpr double kNotable[] = {0, 1, -1};
+  constexpr double kNotable[] = {0, 0, 1, -1};
   for (int64_t i = 0; i < value.element_count(); ++i) {
     if (complex) {
-      value.SetComplex(i, which < 3 ? kNotable[which] : first);
-    } else if (which < 3) {
+      value.SetComplex(i, which < 4 ? kNotable[which] : first);
+    } else if (which < 4) {
       value.SetDouble(i, kNotable[which]);
     } else {
       value.SetBits(i, first_bits);

@@ -78,8 +78,8 @@ class Context {
   XlaOp NewParameter(const Shape& shape);
   // A constant array from RandomValue; a quarter of them splatted.
   XlaOp Constant(ElementType type, const std::vector<int64_t>& dims);
-  // A constant holding one value everywhere: 0, 1 or -1 three times in
-  // four, else a random (often edge) value.
+  // A constant holding one value everywhere: 0 two times in five, 1 or -1
+  // one time in five each, else a random (often edge) value.
   XlaOp SplatConstant(ElementType type, const std::vector<int64_t>& dims);
   // A scalar constant holding `value` converted to `type`.
   XlaOp ScalarConstant(ElementType type, double value);

@@ -40,7 +40,7 @@ Pair BinaryOperands(Context& c, uint8_t classes, int64_t form_percent = 30) {
     const int64_t special = c.d().Below(10);
     if (special == 0) {
       pair.rhs = lhs;
-    } else if (special == 1) {
+    } else if (special <= 2) {
       pair.rhs = c.SplatConstant(type, dims);
       if (c.d().Chance(50)) std::swap(pair.lhs, pair.rhs);
     } else {

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <utility>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "compiler/builder/builder.h"
 #include "compiler/builder/data_movement.h"
 #include "fuzz/generator/inputs.h"
@@ -14,6 +16,21 @@ namespace {
 
 bool Contains(const std::vector<std::string>& names, const char* name) {
   return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+// The ops models are mostly made of: elementwise arithmetic, compare and
+// select, convert, the shape ops, reduce, dot and gather. Where rewrites,
+// legalization and fusion do most of their work, so a third of the steps
+// draw from these alone.
+bool IsCommon(absl::string_view name) {
+  static const absl::flat_hash_set<absl::string_view>* const kCommon =
+      new absl::flat_hash_set<absl::string_view>{
+          "add",          "subtract",  "multiply", "divide",    "maximum",
+          "minimum",      "compare",   "select",   "convert",   "negate",
+          "abs",          "broadcast", "reshape",  "transpose", "slice",
+          "concatenate",  "reduce",    "dot",      "pad",       "gather",
+          "dynamic-slice"};
+  return kCommon->contains(name);
 }
 
 }  // namespace
@@ -52,11 +69,17 @@ absl::StatusOr<GeneratedModule> GenerateFrom(DecisionSource& source,
   if (allowed.empty()) {
     return absl::InvalidArgumentError("no op generator is allowed");
   }
+  std::vector<const OpGenerator*> common;
+  for (const OpGenerator* generator : allowed) {
+    if (IsCommon(generator->name)) common.push_back(generator);
+  }
   XlaBuilder builder("fuzz");
   Context context(source, options, &builder, result.replicas, 0);
   const int64_t steps = source.Range(1, std::max<int64_t>(1, options.max_ops));
   for (int64_t step = 0; step < steps; ++step) {
-    const OpGenerator& generator = *source.Pick(allowed);
+    const OpGenerator& generator = !common.empty() && source.Chance(33)
+                                       ? *source.Pick(common)
+                                       : *source.Pick(allowed);
     result.generators.push_back(generator.name);
     XlaOp op = generator.generate(context);
     if (!builder.ok()) {

@@ -124,6 +124,10 @@ absl::StatusOr<Literal> RandomValue(const Shape& shape, DecisionSource& source,
       literal->SetBits(i, source.Pick(edges));
     } else if (info.kind != TypeKind::kPred && source.Chance(12)) {
       literal->SetBits(i, source.Next() & mask);
+    } else if (info.kind == TypeKind::kFloat && source.Chance(12)) {
+      // Zeros of either sign: the commonest value of real tensors (ReLU),
+      // and the one -0 rewrites get wrong.
+      literal->SetDouble(i, source.Chance(50) ? 0.0 : -0.0);
     } else if (info.kind == TypeKind::kFloat) {
       literal->SetDouble(i,
                          static_cast<double>(source.Range(-400, 400)) / 100.0);

@@ -247,7 +247,7 @@ absl::StatusOr<Reduced> ReduceCase(OracleKind kind, const Case& c,
       }
     }
     if (progress) continue;
-    // 6. Called computations (reduce, sort, while, map bodies, ...): an
+    // 5. Called computations (reduce, sort, while, map bodies, ...): an
     // earlier root of the same shape, dead code removed.
     for (const Computation* callee : state.module->computations()) {
       if (callee == state.module->entry() || progress) continue;
@@ -265,7 +265,7 @@ absl::StatusOr<Reduced> ReduceCase(OracleKind kind, const Case& c,
       }
     }
     if (progress) continue;
-    // 7. Smaller dimensions: every dimension of one size made 1, else one
+    // 6. Smaller dimensions: every dimension of one size made 1, else one
     // smaller, everywhere (arguments and constants cut to their leading
     // corner); kept when it verifies and still fails.
     for (int64_t size : DimensionSizes(*state.module)) {
@@ -298,7 +298,7 @@ absl::StatusOr<Reduced> ReduceCase(OracleKind kind, const Case& c,
       }
     }
   }
-  // 5. Simpler values: each argument and constant all zeros, else each of
+  // 7. Simpler values: each argument and constant all zeros, else each of
   // its nonzero elements zeroed in turn (small arrays), while it still
   // fails: what remains are the values the finding needs.
   auto simplify = [&](Literal& literal, const std::function<bool()>& keeps) {

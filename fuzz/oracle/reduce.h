@@ -1,12 +1,17 @@
 // A reducer for failing cases (`kiln reduce`, and every finding of `kiln
 // fuzz`): greedy steps, each kept only while the same oracle still fails
 // the same way (kind and blame):
+//   0. one device, when no op needs the others;
 //   1. move the root to an earlier instruction (dead code removed);
 //   2. replace an instruction by a constant holding the value the
 //      reference evaluator gives it (one device), so the ops before it go;
 //   3. replace a parameter by a constant of its argument;
 //   4. drop the parameters nothing uses, and their arguments;
-//   5. zero the arguments and constants, whole or element by element.
+//   5. give called computations an earlier root of the same shape;
+//   6. shrink every dimension of one size to 1, else by one
+//      (reduce_steps.h);
+//   7. zero the arguments and constants, whole or element by element
+//      (an element that must stay nonzero is tried as 1).
 // Steps repeat until none applies or the time budget is spent.
 #ifndef KILN_FUZZ_ORACLE_REDUCE_H_
 #define KILN_FUZZ_ORACLE_REDUCE_H_

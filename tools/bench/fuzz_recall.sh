@@ -44,7 +44,7 @@ zero-sized-operand|--oracle=pipeline|zero-sized-elimination
 gather-clamp|--oracle=pipeline|gather-simplification
 fusion-operand-order|--oracle=pipeline|fusion
 inliner-parameter-order|--oracle=pipeline|call-inliner
-layout-forget-copy|--oracle=pipeline|layout-assignment
+layout-forget-copy|--oracle=backend --backend=cpu|layout-assignment
 constant-folding-convert|--oracle=pipeline|constant-folding
 evaluator-sort-ties|--oracle=backend --backend=cpu|reference
 cpu-slice-stride|--oracle=backend --backend=cpu|cpu
