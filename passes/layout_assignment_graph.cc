@@ -10,10 +10,8 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/ir/attr_names.h"
 #include "compiler/ir/opcode.h"
-#include "compiler/util/seeded_bugs.h"
 #include "passes/layout_assignment_computation.h"
 #include "passes/layout_assignment_util.h"
-#include "passes/opcode_classes.h"
 
 namespace kiln {
 namespace layout_internal {
@@ -113,13 +111,6 @@ absl::Status ComputationAssigner::Require(Instruction* user, int64_t k,
     if (!status.ok()) return status;
   }
   if (LayoutsMatch(operand->shape(), target)) return absl::OkStatus();
-#ifdef KILN_SEEDED_BUGS
-  // Seeded: no copy for an elementwise user (taken as layout-agnostic:
-  // kernels that index operands and result alike then read it wrongly).
-  if (SeededBug("layout-forget-copy") && IsElementwiseOpcode(user->opcode())) {
-    return absl::OkStatus();
-  }
-#endif
   absl::StatusOr<Instruction*> converted = ConvertTo(operand, target, user);
   if (!converted.ok()) return converted.status();
   user->ReplaceOperandWith(k, *converted);
