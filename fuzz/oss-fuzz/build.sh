@@ -39,6 +39,8 @@ done
 # Bazel links with the C driver: the C++ parts of the sanitizer runtimes
 # are asked for explicitly.
 flags+=(--linkopt=-fsanitize-link-c++-runtime)
+# lld where there is one: gold warns about every ASan local symbol.
+command -v ld.lld >/dev/null && flags+=(--linkopt=-fuse-ld=lld)
 for f in ${LIB_FUZZING_ENGINE}; do flags+=(--linkopt="${f}"); done
 
 labels=()
