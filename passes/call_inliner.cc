@@ -42,7 +42,20 @@ absl::Status InlineCall(Instruction* call, std::vector<Instruction*>* calls) {
         number = last;
       }
 #endif
-      copy_of[instruction] = call->operand(number);
+      Instruction* operand = call->operand(number);
+      // An operand in another layout than the parameter's is copied into
+      // it: the body's users (and the caller's root, when the body returns
+      // the parameter) expect the parameter's layout (kiln fuzz finding:
+      // the entry's root took the operand's layout).
+      if (operand->shape().IsArray() && instruction->shape().IsArray() &&
+          operand->shape().has_layout() && instruction->shape().has_layout() &&
+          !(operand->shape().layout() == instruction->shape().layout())) {
+        auto copy = std::make_unique<Instruction>(Opcode::kCopy,
+                                                  instruction->shape(), "copy");
+        copy->AppendOperand(operand);
+        operand = caller->AddInstructionBefore(std::move(copy), call);
+      }
+      copy_of[instruction] = operand;
       continue;
     }
     std::vector<Instruction*> operands;
