@@ -14,7 +14,8 @@
 // - A kernel launched without cooperation (no barrier, no shuffle: the
 //   emitter says which in KILN_LAUNCH) runs its threads one after another;
 //   one that calls __syncthreads or a shuffle anyway is reported.
-// - A cooperative kernel runs each thread of a block as a fiber (ucontext)
+// - A cooperative kernel runs each thread of a block as a fiber (its own
+//   stack; switched by a few instructions on x86-64, by ucontext elsewhere)
 //   on its own stack, in thread order; a fiber runs until it reaches a
 //   barrier (__syncthreads, __syncwarp, a shuffle's exchange), which it
 //   passes once every thread of its scope has arrived. A thread that reads
@@ -55,6 +56,80 @@
   TYPE* const NAME = kiln_emu::SharedArray<TYPE>(COUNT)
 
 namespace kiln_emu {
+
+// A fiber's saved state, and the switch between two: on x86-64 the
+// callee-saved registers and the floating-point control words pushed on
+// the fiber's own stack (no system call, unlike swapcontext, which saves
+// the signal mask); elsewhere ucontext.
+#if defined(__x86_64__)
+extern "C" void kiln_emu_switch(void** save, void* load);
+asm(R"(
+  .text
+  .hidden kiln_emu_switch
+  .globl kiln_emu_switch
+  .type kiln_emu_switch,@function
+kiln_emu_switch:
+  pushq %rbp
+  pushq %rbx
+  pushq %r12
+  pushq %r13
+  pushq %r14
+  pushq %r15
+  subq $8, %rsp
+  stmxcsr (%rsp)
+  fnstcw 4(%rsp)
+  movq %rsp, (%rdi)
+  movq %rsi, %rsp
+  ldmxcsr (%rsp)
+  fldcw 4(%rsp)
+  addq $8, %rsp
+  popq %r15
+  popq %r14
+  popq %r13
+  popq %r12
+  popq %rbx
+  popq %rbp
+  ret
+  .size kiln_emu_switch,.-kiln_emu_switch
+)");
+struct Context {
+  void* sp = nullptr;
+};
+inline void Switch(Context& from, Context& to) {
+  kiln_emu_switch(&from.sp, to.sp);
+}
+// A context that starts `entry` (which never returns) on `stack`: the
+// frame kiln_emu_switch pops, then `entry` as the return address.
+inline void Prepare(Context& context, char* stack, size_t size,
+                    void (*entry)()) {
+  uintptr_t top = (reinterpret_cast<uintptr_t>(stack) + size) & ~uintptr_t{15};
+  uint64_t* frame = reinterpret_cast<uint64_t*>(top) - 9;
+  uint32_t mxcsr;
+  uint16_t control;
+  asm volatile("stmxcsr %0" : "=m"(mxcsr));
+  asm volatile("fnstcw %0" : "=m"(control));
+  frame[0] = mxcsr | (static_cast<uint64_t>(control) << 32);
+  for (int k = 1; k <= 6; ++k) frame[k] = 0;  // r15 .. rbp.
+  frame[7] = reinterpret_cast<uint64_t>(entry);
+  frame[8] = 0;  // Where entry's return address would be (16-byte ABI).
+  context.sp = frame;
+}
+#else
+struct Context {
+  ucontext_t uc;
+};
+inline void Switch(Context& from, Context& to) {
+  swapcontext(&from.uc, &to.uc);
+}
+inline void Prepare(Context& context, char* stack, size_t size,
+                    void (*entry)()) {
+  getcontext(&context.uc);
+  context.uc.uc_stack.ss_sp = stack;
+  context.uc.uc_stack.ss_size = size;
+  context.uc.uc_link = nullptr;
+  makecontext(&context.uc, entry, 0);
+}
+#endif
 
 struct Dim3 {
   unsigned x = 1, y = 1, z = 1;
@@ -106,8 +181,8 @@ struct Block {
   bool cooperative = false;
   bool failed = false;
   // Fibers.
-  ucontext_t scheduler;
-  std::vector<ucontext_t> contexts = std::vector<ucontext_t>(kMaxThreads);
+  Context scheduler;
+  std::vector<Context> contexts = std::vector<Context>(kMaxThreads);
   std::vector<char> done = std::vector<char>(kMaxThreads);
   char* stacks = nullptr;
   int current = 0;
@@ -145,9 +220,7 @@ T* SharedArray(int64_t count) {
   return array;
 }
 
-inline void Yield(Block& b) {
-  swapcontext(&b.contexts[b.current], &b.scheduler);
-}
+inline void Yield(Block& b) { Switch(b.contexts[b.current], b.scheduler); }
 
 // Waits until `expected` threads have arrived at the barrier
 // (arrived, generation).
@@ -206,11 +279,14 @@ T Shuffle(T value, Source source) {
   return result;
 }
 
+// A fiber's body: the kernel, then back to the scheduler for good.
 inline void FiberMain() {
   Block& b = ThisBlock();
   b.kernel(b.in, b.out);
   b.done[b.current] = 1;
   ++b.progress;
+  Switch(b.contexts[b.current], b.scheduler);
+  __builtin_unreachable();
 }
 
 inline void SetThread(Block& b, int t) {
@@ -233,12 +309,7 @@ inline void RunFibers(Block& b) {
     b.stacks = static_cast<char*>(stacks);
   }
   for (int t = 0; t < b.threads; ++t) {
-    ucontext_t& context = b.contexts[t];
-    getcontext(&context);
-    context.uc_stack.ss_sp = b.stacks + t * kStackBytes;
-    context.uc_stack.ss_size = kStackBytes;
-    context.uc_link = &b.scheduler;
-    makecontext(&context, &FiberMain, 0);
+    Prepare(b.contexts[t], b.stacks + t * kStackBytes, kStackBytes, &FiberMain);
     b.done[t] = 0;
   }
   b.arrived = 0;
@@ -251,7 +322,7 @@ inline void RunFibers(Block& b) {
       SetThread(b, t);
       // Resuming continues where the fiber stopped; shared_used only
       // matters before its first barrier, where it is 0 again.
-      swapcontext(&b.scheduler, &b.contexts[t]);
+      Switch(b.scheduler, b.contexts[t]);
       if (b.done[t]) --remaining;
     }
     if (remaining > 0 && b.progress == before) {
