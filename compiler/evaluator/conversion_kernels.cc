@@ -173,7 +173,11 @@ bool ConvertFast(const Literal& in, Literal& out) {
     return true;
   }
   if (from == to) {
-    std::memcpy(out.mutable_data().data(), in.data().data(), in.data().size());
+    // An empty array has no storage: memcpy must not see its null pointer.
+    if (!in.data().empty()) {
+      std::memcpy(out.mutable_data().data(), in.data().data(),
+                  in.data().size());
+    }
     return true;
   }
   return false;

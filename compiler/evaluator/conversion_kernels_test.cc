@@ -52,6 +52,12 @@ TEST(ConvertTest, SpecExample) {
   EXPECT_EQ(Convert("s32[3] {0, 1, 2}", "f32[3]"), "f32[3] {0, 1, 2}");
 }
 
+TEST(ConvertTest, EmptyArrayToItsOwnTypeCopiesNothing) {
+  // kiln fuzz (module_fuzzer under UBSan) found memcpy given an empty
+  // array's null storage.
+  EXPECT_EQ(Convert("f32[0,3] {}", "f32[0,3]"), "f32[0,3] { }");
+}
+
 TEST(ConvertTest, FloatToIntegerTruncatesSaturatesAndMapsNaNToZero) {
   EXPECT_EQ(Convert("f32[8] {nan, inf, -inf, 1e10, -1e10, 2.9, -2.9, -0.5}",
                     "s32[8]"),
