@@ -42,10 +42,19 @@ conform::Tolerance MixedPrecisionTolerance(const Module& module,
 
 ReferenceComparison CompareWithReference(const Module& module, uint64_t seed,
                                          const std::string& what) {
-  ReferenceComparison result;
   CpuBackend cpu;
+  return CompareBackendWithReference(cpu, module, seed, what, "stats");
+}
+
+ReferenceComparison CompareBackendWithReference(Backend& backend,
+                                                const Module& module,
+                                                uint64_t seed,
+                                                const std::string& what,
+                                                const std::string& emit) {
+  ReferenceComparison result;
   ReferenceBackend reference;
-  absl::StatusOr<std::unique_ptr<Executable>> native = cpu.Compile(module, {});
+  absl::StatusOr<std::unique_ptr<Executable>> native =
+      backend.Compile(module, {});
   absl::StatusOr<std::unique_ptr<Executable>> oracle =
       reference.Compile(module, {});
   if (!oracle.ok()) {
@@ -78,8 +87,9 @@ ReferenceComparison CompareWithReference(const Module& module, uint64_t seed,
       *expected, *actual,
       [&](ElementType type) { return MixedPrecisionTolerance(module, type); });
   EXPECT_TRUE(comparison.ok) << what << ":\n" << comparison.report;
-  absl::StatusOr<std::string> stats = (*native)->Emit("stats");
-  result.stats = stats.ok() ? *stats : "";
+  absl::StatusOr<std::string> emitted = (*native)->Emit(emit);
+  EXPECT_TRUE(emitted.ok()) << emitted.status();
+  result.stats = emitted.ok() ? *emitted : "";
   return result;
 }
 

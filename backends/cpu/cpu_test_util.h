@@ -9,6 +9,7 @@
 #include <string>
 #include <utility>
 
+#include "backends/backend.h"
 #include "compiler/ir/element_type.h"
 #include "compiler/ir/module.h"
 #include "gtest/gtest.h"
@@ -50,6 +51,14 @@ struct ReferenceComparison {
 // they differ or the cpu backend fails where the reference runs).
 ReferenceComparison CompareWithReference(const Module& module, uint64_t seed,
                                          const std::string& what);
+
+// CompareWithReference for any backend (the GPU backends' tests share it);
+// `stats` then holds the executable's Emit(`emit`) text.
+ReferenceComparison CompareBackendWithReference(Backend& backend,
+                                                const Module& module,
+                                                uint64_t seed,
+                                                const std::string& what,
+                                                const std::string& emit);
 
 // CompareWithReference, and a failure when the values could not be
 // compared. Returns the cpu executable's stats.

@@ -15,13 +15,10 @@
 #include "backends/backend.h"
 #include "backends/cpu/cpu_test_util.h"
 #include "backends/gpu/cuda_driver.h"
-#include "backends/reference/reference_backend.h"
 #include "compiler/text/parser.h"
 #include "compiler/text/xla_dumps/dump_files.h"
 #include "gtest/gtest.h"
 #include "tools/cli/run_args.h"
-#include "tools/conform/compare.h"
-#include "tools/conform/tolerance.h"
 
 namespace kiln::gpu {
 namespace {
@@ -41,41 +38,13 @@ std::unique_ptr<Module> Parse(const std::string& text) {
 }
 
 // Runs `module` on gpu-emulated and the reference backend with random
-// arguments; returns the emulated executable's --emit=`emit` text.
+// arguments; returns the emulated executable's --emit=`emit` text ("" when
+// the reference cannot run it: the dumps that call LAPACK or Python).
 std::string ExpectModuleSameAsReference(const Module& module,
                                         const std::string& what,
                                         const std::string& emit) {
   std::unique_ptr<Backend> gpu = MakeEmulatedBackend();
-  ReferenceBackend reference;
-  auto native = gpu->Compile(module, {});
-  auto oracle = reference.Compile(module, {});
-  if (!oracle.ok()) return "";  // Not runnable at all: nothing to compare.
-  EXPECT_TRUE(native.ok()) << what << ": " << native.status();
-  if (!native.ok()) return "";
-  std::mt19937_64 generator(11);
-  std::vector<Literal> arguments;
-  for (const Shape& shape : (*oracle)->parameter_shapes()) {
-    absl::StatusOr<Literal> argument = cli::RandomLiteral(shape, generator);
-    EXPECT_TRUE(argument.ok()) << argument.status();
-    if (!argument.ok()) return "";
-    arguments.push_back(*std::move(argument));
-  }
-  absl::StatusOr<Literal> expected = (*oracle)->Run(arguments);
-  absl::StatusOr<Literal> actual = (*native)->Run(arguments);
-  if (!expected.ok()) {
-    EXPECT_FALSE(actual.ok()) << what << ": the evaluator refused it";
-    return "";
-  }
-  EXPECT_TRUE(actual.ok()) << what << ": " << actual.status();
-  if (!actual.ok()) return "";
-  conform::Comparison comparison =
-      conform::CompareLiterals(*expected, *actual, [&](ElementType type) {
-        return cpu::MixedPrecisionTolerance(module, type);
-      });
-  EXPECT_TRUE(comparison.ok) << what << ":\n" << comparison.report;
-  absl::StatusOr<std::string> emitted = (*native)->Emit(emit);
-  EXPECT_TRUE(emitted.ok()) << emitted.status();
-  return emitted.ok() ? *emitted : "";
+  return cpu::CompareBackendWithReference(*gpu, module, 11, what, emit).stats;
 }
 
 std::string ExpectSameAsReference(const std::string& text,
