@@ -13,6 +13,7 @@
 #include "backends/cpu/cpu_backend.h"
 #include "backends/cpu/cpu_test_util.h"
 #include "backends/reference/reference_backend.h"
+#include "compiler/ir/literal_text.h"
 #include "compiler/text/xla_dumps/dump_files.h"
 #include "gtest/gtest.h"
 #include "tools/cli/run_args.h"
@@ -262,6 +263,43 @@ ENTRY e {
             expected);
   const std::string stats = (*executable)->Emit("stats").value();
   EXPECT_NE(stats.find("fallback bitcast-convert"), std::string::npos) << stats;
+}
+
+TEST_F(CpuBackendTest, TotalOrderPlacesTheFnuzNanJustBelowPositiveZero) {
+  // kiln fuzz finding: kernels hold f8 values as floats, where the fnuz
+  // types' one NaN (the bits of -0, 0x80) became an ordinary NaN and
+  // ordered above everything. The evaluator orders the type's own bits as
+  // sign and magnitude (comparison.h), as XLA does: below +0, above every
+  // negative number.
+  std::unique_ptr<Module> module = Parse(R"(
+HloModule m
+ENTRY e {
+  bits = u8[4] constant({128, 128, 128, 128})
+  nan = f8e4m3fnuz[4] bitcast-convert(bits)
+  x = f8e4m3fnuz[4] parameter(0)
+  gt = pred[4] compare(nan, x), direction=GT, type=TOTALORDER
+  y = f8e5m2fnuz[4] convert(x)
+  n2 = f8e5m2fnuz[4] bitcast-convert(bits)
+  lt = pred[4] compare(n2, y), direction=LT, type=TOTALORDER
+  ROOT t = (pred[4], pred[4]) tuple(gt, lt)
+})");
+  ASSERT_NE(module, nullptr);
+  CpuBackend cpu;
+  absl::StatusOr<std::unique_ptr<Executable>> executable =
+      cpu.Compile(*module, {});
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  std::vector<Literal> arguments;
+  arguments.push_back(
+      cli::ItemToLiteral("f8e4m3fnuz[4] {-0.0234375, 0, 1, -240}",
+                         (*executable)->parameter_shapes()[0])
+          .value());
+  absl::StatusOr<Literal> result = (*executable)->Run(arguments);
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(LiteralToString(*result),
+            "(pred[4], pred[4]) ( {1, 0, 0, 1}, {0, 1, 1, 0} )");
+  const std::string stats = (*executable)->Emit("stats").value();
+  EXPECT_NE(stats.find("fallback instructions: 0"), std::string::npos) << stats;
+  ExpectSameAsReference(*module, 5, "fnuz total order");
 }
 
 }  // namespace

@@ -261,6 +261,13 @@ inline uint64_t TotalOrderKey(F value) {
   return (bits & sign) != 0 ? middle - 1 - magnitude : middle + magnitude;
 }
 
+// TotalOrderKey of a value of an fnuz type held as float: its one NaN has
+// the bits of -0, which the evaluator orders just below +0.
+template <typename F>
+inline uint64_t FnuzTotalOrderKey(F value) {
+  return TotalOrderKey(value != value ? F(-0.0) : value);
+}
+
 // The evaluator's sort (reduction_sort.cc): a bottom-up stable merge sort
 // whose indices stay in bounds whatever the comparator answers, so that a
 // comparator that is not a strict weak order gives the same permutation

@@ -47,6 +47,7 @@ using emitter_internal::Round;
 using emitter_internal::Scan;
 using emitter_internal::StorageType;
 using emitter_internal::Store;
+using emitter_internal::TotalOrderKeyFunction;
 
 namespace emitter_internal {
 
@@ -529,10 +530,11 @@ std::string KernelWriter::Compute(const Instruction* instruction,
         const EnumValue* type =
             instruction->attrs().Get<EnumValue>(attr::kType);
         if (type != nullptr && type->spelling == "TOTALORDER") {
-          expression = absl::StrCat(
-              "kiln_cpu::TotalOrderKey(", operand_value(0, index), ") ",
-              CompareOperator(direction), " kiln_cpu::TotalOrderKey(",
-              operand_value(1, index), ")");
+          const std::string key = TotalOrderKeyFunction(
+              instruction->operand(0)->shape().element_type());
+          expression = absl::StrCat(key, "(", operand_value(0, index), ") ",
+                                    CompareOperator(direction), " ", key, "(",
+                                    operand_value(1, index), ")");
           break;
         }
         expression = absl::StrCat(operand_value(0, index), " ",

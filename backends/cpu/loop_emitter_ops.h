@@ -58,6 +58,10 @@ std::string Load(ElementType type, const std::string& element);
 std::string Store(ElementType type, const std::string& value);
 std::string Round(ElementType type, const std::string& value);
 
+// The prelude's function giving a held value of float `type` its key in
+// compare's TOTALORDER, as the evaluator orders `type`'s own bits.
+std::string TotalOrderKeyFunction(ElementType type);
+
 const std::vector<int64_t>* Int64s(const Instruction& instruction,
                                    absl::string_view name);
 // A layout of dimension order only (or none), and its order (the default

@@ -73,6 +73,14 @@ std::string ComputeType(ElementType type) {
   if (IsSubByteInteger(type)) return IsSigned(type) ? "int8_t" : "uint8_t";
   return *NativeCType(type);
 }
+std::string TotalOrderKeyFunction(ElementType type) {
+  // Kernels hold narrow floats as float, where the one NaN of an fnuz type
+  // is an ordinary NaN; its own bits (those of -0) sit just below +0.
+  return GetElementTypeInfo(type).encoding == FloatEncoding::kFiniteUnsignedZero
+             ? "kiln_cpu::FnuzTotalOrderKey"
+             : "kiln_cpu::TotalOrderKey";
+}
+
 std::string StorageType(ElementType type) {
   if (IsComplexType(type)) return ComputeType(type);  // Same layout.
   if (IsHalf(type)) return "uint16_t";
