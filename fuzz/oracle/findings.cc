@@ -93,7 +93,10 @@ absl::StatusOr<bool> WriteFinding(const std::string& dir,
   const std::string info = absl::StrCat(
       "oracle: ", OracleName(finding.oracle), "\nkind: ", o.kind,
       "\nblamed: ", o.blamed, "\nbackend: ", finding.options.backend,
-      "\npipeline: ", finding.options.pipeline, "\nseed: ", finding.seed, "\n");
+      "\npipeline: ", finding.options.pipeline, "\nseed: ", finding.seed, "\n",
+      finding.options.referee.empty()
+          ? std::string()
+          : absl::StrCat("referee: ", finding.options.referee, "\n"));
   const std::string replay = absl::StrCat(
       "#!/bin/sh\n# Re-checks this finding; exit status 1 while it still "
       "fails.\nexec \"${KILN:-kiln}\" fuzz --replay=\"$(dirname \"$0\")\"\n");
@@ -135,6 +138,8 @@ absl::StatusOr<Finding> ReadFinding(const std::string& finding_dir) {
       finding.options.backend = kv.second;
     } else if (kv.first == "pipeline") {
       finding.options.pipeline = kv.second;
+    } else if (kv.first == "referee") {
+      finding.options.referee = kv.second;
     } else if (kv.first == "seed") {
       if (!absl::SimpleAtoi(kv.second, &finding.seed)) finding.seed = 0;
     }

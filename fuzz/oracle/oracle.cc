@@ -117,6 +117,124 @@ bool HasOp(const Module& module, std::initializer_list<Opcode> ops) {
   return false;
 }
 
+// What one backend gave for a case: `results` on every device when
+// `outcome` passes; otherwise why not (a skip when the backend does not
+// claim the module, a finding when it fails on it).
+struct BackendRun {
+  Outcome outcome;
+  std::vector<Literal> results;
+};
+
+BackendRun RunBackend(Backend& backend, const Case& c) {
+  const Module& module = *c.module;
+  BackendRun run;
+  absl::StatusOr<std::unique_ptr<Module>> copy = CopyModule(module);
+  if (!copy.ok()) {
+    run.outcome = Outcome::Skip(std::string(copy.status().message()));
+    return run;
+  }
+  if (!backend.accepts_client_form()) {
+    absl::Status legal = RunNamedPass("broadcast-legalization", **copy);
+    if (!legal.ok()) {
+      run.outcome = Outcome::Finding("pass-error", "broadcast-legalization",
+                                     std::string(legal.message()));
+      return run;
+    }
+  }
+  if (!CheckSupported(backend, **copy).ok()) {
+    run.outcome =
+        Outcome::Skip("the backend does not support an op of the module");
+    return run;
+  }
+  const std::string name(backend.name());
+  CompileOptions compile;
+  compile.replica_count = module.config().replica_count;
+  compile.num_partitions = module.config().num_partitions;
+  compile.threads = 1;
+  absl::StatusOr<std::unique_ptr<Executable>> executable =
+      backend.Compile(**copy, compile);
+  if (!executable.ok()) {
+    run.outcome =
+        absl::IsUnimplemented(executable.status())
+            ? Outcome::Skip(std::string(executable.status().message()))
+            : Outcome::Finding(ErrorKind(executable.status(), "compile-error"),
+                               name,
+                               std::string(executable.status().message()));
+    return run;
+  }
+  absl::StatusOr<std::vector<Literal>> results;
+  if (Devices(module) == 1) {
+    absl::StatusOr<Literal> result = (*executable)->Run(c.arguments[0]);
+    if (result.ok()) {
+      results.emplace();
+      results->push_back(*std::move(result));
+    } else {
+      results = result.status();
+    }
+  } else {
+    results = (*executable)->RunReplicated(c.arguments);
+  }
+  if (!results.ok()) {
+    run.outcome =
+        Outcome::Finding(ErrorKind(results.status(), "run-error"), name,
+                         std::string(results.status().message()));
+  } else if (results->size() != static_cast<size_t>(Devices(module))) {
+    run.outcome =
+        Outcome::Finding("run-error", name, "wrong number of device results");
+  } else {
+    run.results = *std::move(results);
+  }
+  return run;
+}
+
+// The first device on which `a` and `b` differ beyond the conformance
+// tolerances, and the comparison's report; nullopt when they agree.
+std::optional<std::pair<size_t, std::string>> FirstDifference(
+    const Module& module, const std::vector<Literal>& a,
+    const std::vector<Literal>& b) {
+  const conform::ToleranceFor tolerance = [&](ElementType type) {
+    return conform::DefaultTolerance(module, type);
+  };
+  for (size_t d = 0; d < a.size() && d < b.size(); ++d) {
+    conform::Comparison comparison =
+        conform::CompareLiterals(a[d], b[d], tolerance);
+    if (!comparison.ok) return std::make_pair(d, comparison.report);
+  }
+  return std::nullopt;
+}
+
+// A mismatch between the backend and the reference evaluator, put to the
+// referee (a third implementation): when its results agree with the
+// backend's and not with the evaluator's, the evaluator is blamed. Any
+// other answer (it agrees with the evaluator, with neither, or cannot run
+// the module) leaves the blame on the backend, and the detail says so.
+void ConsultReferee(const Case& c, const std::vector<Literal>& expected,
+                    const std::vector<Literal>& actual,
+                    const OracleOptions& options, Outcome& outcome) {
+  const std::string name(options.referee_backend->name());
+  BackendRun third = RunBackend(*options.referee_backend, c);
+  std::string verdict;
+  if (third.outcome.verdict != Outcome::Verdict::kPass) {
+    verdict = absl::StrCat(
+        "cannot run the module (",
+        third.outcome.detail.substr(0, third.outcome.detail.find('\n')), ")");
+  } else {
+    const bool with_backend =
+        !FirstDifference(*c.module, third.results, actual).has_value();
+    const bool with_reference =
+        !FirstDifference(*c.module, third.results, expected).has_value();
+    if (with_backend && !with_reference) {
+      outcome.blamed = "reference";
+      verdict = "agrees with the backend, not with the reference evaluator";
+    } else {
+      verdict = with_reference ? "agrees with the reference evaluator"
+                               : "agrees with neither";
+    }
+  }
+  outcome.detail =
+      absl::StrCat(outcome.detail, "\nreferee ", name, ": ", verdict);
+}
+
 Outcome BackendOracle(const Case& c, Backend* backend,
                       const OracleOptions& options) {
   const Module& module = *c.module;
@@ -129,71 +247,23 @@ Outcome BackendOracle(const Case& c, Backend* backend,
   if (HasOp(module, {Opcode::kRng, Opcode::kRngGetAndUpdateState})) {
     return Outcome::Skip("rng values are implementation-defined");
   }
-  absl::StatusOr<std::unique_ptr<Module>> copy = CopyModule(module);
-  if (!copy.ok()) return Outcome::Skip(std::string(copy.status().message()));
-  if (!backend->accepts_client_form()) {
-    absl::Status legal = RunNamedPass("broadcast-legalization", **copy);
-    if (!legal.ok()) {
-      return Outcome::Finding("pass-error", "broadcast-legalization",
-                              std::string(legal.message()));
-    }
+  BackendRun run = RunBackend(*backend, c);
+  if (run.outcome.verdict != Outcome::Verdict::kPass) return run.outcome;
+  std::optional<std::pair<size_t, std::string>> difference =
+      FirstDifference(module, *expected, run.results);
+  if (!difference) return Outcome::Pass();
+  Outcome outcome = Outcome::Finding(
+      "mismatch", std::string(backend->name()),
+      absl::StrCat(run.results.size() > 1
+                       ? absl::StrCat("device ", difference->first, ": ")
+                       : std::string(),
+                   difference->second));
+  outcome.expected = ResultsText(*expected);
+  outcome.actual = ResultsText(run.results);
+  if (options.referee_backend != nullptr) {
+    ConsultReferee(c, *expected, run.results, options, outcome);
   }
-  if (!CheckSupported(*backend, **copy).ok()) {
-    return Outcome::Skip("the backend does not support an op of the module");
-  }
-  const std::string name(backend->name());
-  CompileOptions compile;
-  compile.replica_count = module.config().replica_count;
-  compile.num_partitions = module.config().num_partitions;
-  compile.threads = 1;
-  absl::StatusOr<std::unique_ptr<Executable>> executable =
-      backend->Compile(**copy, compile);
-  if (!executable.ok()) {
-    if (absl::IsUnimplemented(executable.status())) {
-      return Outcome::Skip(std::string(executable.status().message()));
-    }
-    return Outcome::Finding(ErrorKind(executable.status(), "compile-error"),
-                            name, std::string(executable.status().message()));
-  }
-  std::vector<Literal> actual;
-  if (Devices(module) == 1) {
-    absl::StatusOr<Literal> result = (*executable)->Run(c.arguments[0]);
-    if (!result.ok()) {
-      return Outcome::Finding(ErrorKind(result.status(), "run-error"), name,
-                              std::string(result.status().message()));
-    }
-    actual.push_back(*std::move(result));
-  } else {
-    absl::StatusOr<std::vector<Literal>> results =
-        (*executable)->RunReplicated(c.arguments);
-    if (!results.ok()) {
-      return Outcome::Finding(ErrorKind(results.status(), "run-error"), name,
-                              std::string(results.status().message()));
-    }
-    actual = *std::move(results);
-  }
-  if (actual.size() != expected->size()) {
-    return Outcome::Finding("run-error", name,
-                            "wrong number of device results");
-  }
-  const conform::ToleranceFor tolerance = [&](ElementType type) {
-    return conform::DefaultTolerance(module, type);
-  };
-  for (size_t d = 0; d < actual.size(); ++d) {
-    conform::Comparison comparison =
-        conform::CompareLiterals((*expected)[d], actual[d], tolerance);
-    if (!comparison.ok) {
-      Outcome outcome = Outcome::Finding(
-          "mismatch", name,
-          absl::StrCat(actual.size() > 1 ? absl::StrCat("device ", d, ": ")
-                                         : std::string(),
-                       comparison.report));
-      outcome.expected = ResultsText(*expected);
-      outcome.actual = ResultsText(actual);
-      return outcome;
-    }
-  }
-  return Outcome::Pass();
+  return outcome;
 }
 
 // "pass 'NAME'" in an instrumentation error.

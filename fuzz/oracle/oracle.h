@@ -38,6 +38,15 @@ struct OracleOptions {
   // The pipeline under test (pipeline oracle): a registered pipeline or
   // a single pass.
   std::string pipeline = "default";
+  // The referee of the backend oracle (a registry name or exec:CMD; ""
+  // for none): a third implementation run on each mismatch, so that a bug
+  // of the reference evaluator is blamed on it ("reference") when the
+  // referee sides with the backend. XLA's own CPU compiler through its
+  // PJRT plugin is the natural one (docs/fuzzing.md, "Blame").
+  std::string referee;
+  // The referee itself, made from `referee` by the caller, who owns it
+  // (null: none is consulted).
+  Backend* referee_backend = nullptr;
   // Budget of the reference evaluation (evaluated instructions).
   int64_t max_steps = int64_t{1} << 22;
 };

@@ -122,6 +122,48 @@ TEST(OracleTest, WrongBackendIsFoundAndLocalized) {
             "backend-wrong-mismatch-add-f32");
 }
 
+TEST(OracleTest, RefereeSidingWithTheBackendBlamesTheReference) {
+  // Two implementations that agree against the evaluator (the wrong
+  // backend, and another of its kind as referee) put the blame on the
+  // evaluator; a referee that agrees with the evaluator, or cannot run the
+  // module, leaves it on the backend.
+  absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(kModule);
+  ASSERT_TRUE(module.ok());
+  WrongBackend wrong;
+  WrongBackend second_opinion;
+  ReferenceBackend reference;
+  const Case c = MakeCase(**module);
+  OracleOptions options;
+  options.referee = "wrong";
+  options.referee_backend = &second_opinion;
+  Outcome outcome = RunOracle(OracleKind::kBackend, c, &wrong, options);
+  ASSERT_TRUE(outcome.finding());
+  EXPECT_EQ(outcome.kind, "mismatch");
+  EXPECT_EQ(outcome.blamed, "reference");
+  EXPECT_NE(outcome.detail.find("referee wrong: agrees with the backend, not "
+                                "with the reference evaluator"),
+            std::string::npos)
+      << outcome.detail;
+  std::unique_ptr<Module> localized =
+      Localize(OracleKind::kBackend, c, &wrong, options, outcome);
+  ASSERT_NE(localized, nullptr);
+  EXPECT_EQ(Signature(OracleKind::kBackend, outcome, localized.get()),
+            "backend-reference-mismatch-add-f32");
+
+  options.referee_backend = &reference;
+  outcome = RunOracle(OracleKind::kBackend, c, &wrong, options);
+  ASSERT_TRUE(outcome.finding());
+  EXPECT_EQ(outcome.blamed, "wrong");
+  EXPECT_NE(outcome.detail.find("agrees with the reference evaluator"),
+            std::string::npos)
+      << outcome.detail;
+
+  // A correct backend is never put to the referee.
+  options.referee_backend = &second_opinion;
+  EXPECT_FALSE(
+      RunOracle(OracleKind::kBackend, c, &reference, options).finding());
+}
+
 TEST(ReduceTest, ShrinksWhileTheSameFindingStays) {
   absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(R"(HloModule m
 ENTRY e {
@@ -198,6 +240,7 @@ TEST(FindingsTest, LayoutDedupAndReplay) {
   Finding finding;
   finding.oracle = OracleKind::kBackend;
   finding.options.backend = "wrong";
+  finding.options.referee = "reference";
   finding.seed = 7;
   finding.outcome = RunOracle(OracleKind::kBackend, c, &wrong, {});
   finding.signature = Signature(OracleKind::kBackend, finding.outcome, nullptr);
@@ -235,6 +278,7 @@ TEST(FindingsTest, LayoutDedupAndReplay) {
   ASSERT_TRUE(read.ok()) << read.status();
   EXPECT_EQ(read->oracle, OracleKind::kBackend);
   EXPECT_EQ(read->options.backend, "wrong");
+  EXPECT_EQ(read->options.referee, "reference");
   EXPECT_EQ(read->seed, 7u);
   ASSERT_EQ(read->arguments.size(), 1u);
   EXPECT_EQ(read->arguments[0][1], c.arguments[0][1]);

@@ -69,6 +69,10 @@ ABSL_FLAG(bool, print, false,
 ABSL_FLAG(int64_t, stop_after, 0,
           "fuzz: stop starting seeds once this many findings are recorded "
           "(0: never; tools/bench/fuzz_recall.sh stops at the first)");
+ABSL_FLAG(std::string, referee, "",
+          "fuzz: a third implementation (a backend name, exec:CMD or "
+          "pjrt:PLUGIN) run on each backend-oracle mismatch: when it sides "
+          "with the backend, the reference evaluator is blamed");
 ABSL_FLAG(bool, fuzz_child, false,
           "fuzz: internal; set in the child processes of the crash oracle");
 
@@ -240,6 +244,7 @@ Outcome RunChild(const Settings& settings, uint64_t seed, bool* child_found) {
       absl::StrCat("--seeds=", seed, "..", seed),
       "--fuzz_child",
       absl::StrCat("--backend=", settings.options.backend),
+      absl::StrCat("--referee=", settings.options.referee),
       absl::StrCat("--max_ops=", settings.generator.max_ops)};
   std::string oracles;
   for (OracleKind kind : settings.oracles) {
@@ -388,6 +393,13 @@ int Replay(const Settings& settings) {
     }
     absl::StatusOr<std::unique_ptr<Backend>> backend = fuzz::CreateBackend(
         finding->options.backend, absl::GetFlag(FLAGS_time_limit));
+    std::unique_ptr<Backend> referee;
+    if (!finding->options.referee.empty()) {
+      absl::StatusOr<std::unique_ptr<Backend>> made = fuzz::CreateBackend(
+          finding->options.referee, absl::GetFlag(FLAGS_time_limit));
+      if (made.ok()) referee = *std::move(made);
+    }
+    finding->options.referee_backend = referee.get();
     Case c;
     c.module = module->get();
     c.arguments = std::move(finding->arguments);
@@ -449,6 +461,7 @@ int RunFuzz(const std::vector<std::string>& args) {
                            : std::vector<std::string>(absl::StrSplit(
                                  pipeline, ',', absl::SkipEmpty()));
   settings.options.backend = absl::GetFlag(FLAGS_backend);
+  settings.options.referee = absl::GetFlag(FLAGS_referee);
   settings.out = absl::GetFlag(FLAGS_out);
   settings.generator.max_ops = absl::GetFlag(FLAGS_max_ops);
   if (!absl::GetFlag(FLAGS_replay).empty()) return Replay(settings);
@@ -458,6 +471,14 @@ int RunFuzz(const std::vector<std::string>& args) {
       !probe.ok()) {
     WriteStderr(absl::StrCat("--backend: ", probe.status().message()));
     return kExitUsage;
+  }
+  if (!settings.options.referee.empty()) {
+    if (absl::StatusOr<std::unique_ptr<Backend>> probe = fuzz::CreateBackend(
+            settings.options.referee, absl::GetFlag(FLAGS_time_limit));
+        !probe.ok()) {
+      WriteStderr(absl::StrCat("--referee: ", probe.status().message()));
+      return kExitUsage;
+    }
   }
   int jobs = absl::GetFlag(FLAGS_jobs);
   // --print writes the seeds in order: one worker.
@@ -469,6 +490,14 @@ int RunFuzz(const std::vector<std::string>& args) {
   auto worker = [&]() {
     absl::StatusOr<std::unique_ptr<Backend>> backend = fuzz::CreateBackend(
         settings.options.backend, absl::GetFlag(FLAGS_time_limit));
+    std::unique_ptr<Backend> referee;
+    if (!settings.options.referee.empty()) {
+      absl::StatusOr<std::unique_ptr<Backend>> made = fuzz::CreateBackend(
+          settings.options.referee, absl::GetFlag(FLAGS_time_limit));
+      if (made.ok()) referee = *std::move(made);
+    }
+    Settings mine = settings;
+    mine.options.referee_backend = referee.get();
     while (absl::Now() < stop) {
       if (const int64_t limit = absl::GetFlag(FLAGS_stop_after); limit > 0) {
         absl::MutexLock lock(&totals.mutex);
@@ -476,7 +505,7 @@ int RunFuzz(const std::vector<std::string>& args) {
       }
       const uint64_t seed = next.fetch_add(1);
       if (seed > settings.last || seed < settings.first) break;
-      RunSeed(settings, totals, backend.ok() ? backend->get() : nullptr, seed);
+      RunSeed(mine, totals, backend.ok() ? backend->get() : nullptr, seed);
     }
   };
   std::vector<std::thread> threads;
@@ -527,8 +556,9 @@ int RunFuzz(const std::vector<std::string>& args) {
 KILN_REGISTER_COMMAND(
     fuzz, "differential fuzzing of backends, pipelines and the text format",
     "kiln fuzz [--seeds=A..B] [--oracle=backend,pipeline,roundtrip,crash]\n"
-    "          [--backend=NAME|exec:CMD] [--pipeline=P,...] [--jobs=N]\n"
-    "          [--time=10m] [--out=DIR] [--coverage] [--print]\n"
+    "          [--backend=NAME|exec:CMD] [--referee=NAME|pjrt:PLUGIN]\n"
+    "          [--pipeline=P,...] [--jobs=N] [--time=10m] [--out=DIR] "
+    "[--coverage] [--print]\n"
     "kiln fuzz --replay=DIR\n\n"
     "Generates one valid module per seed (the same everywhere) with arguments\n"
     "holding edge values, and checks it with each oracle: backend (the\n"
@@ -537,7 +567,9 @@ KILN_REGISTER_COMMAND(
     "leaves the results unchanged; the first pass that changes one is\n"
     "named), roundtrip (print/parse/print, verification after every pass,\n"
     "strict form after the default pipeline), crash (the others in a child\n"
-    "process per seed, --time_limit seconds each). Findings are written to\n"
+    "process per seed, --time_limit seconds each). --referee runs a third\n"
+    "implementation on each backend mismatch and blames the reference\n"
+    "evaluator when it sides with the backend. Findings are written to\n"
     "DIR/<signature>/ and deduplicated; --replay re-checks them. Exit status\n"
     "1 when anything was found (or still fails). docs/fuzzing.md.",
     RunFuzz);

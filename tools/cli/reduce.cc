@@ -25,6 +25,7 @@
 
 ABSL_DECLARE_FLAG(std::string, backend);
 ABSL_DECLARE_FLAG(std::string, pipeline);
+ABSL_DECLARE_FLAG(std::string, referee);
 ABSL_DECLARE_FLAG(std::string, oracle);
 ABSL_DECLARE_FLAG(std::string, out);
 ABSL_DECLARE_FLAG(double, reduce_seconds);
@@ -53,6 +54,7 @@ int RunReduce(const std::vector<std::string>& args) {
   OracleKind kind = OracleKind::kBackend;
   OracleOptions options;
   options.backend = absl::GetFlag(FLAGS_backend);
+  options.referee = absl::GetFlag(FLAGS_referee);
   options.pipeline = absl::GetFlag(FLAGS_pipeline).empty()
                          ? "default"
                          : absl::GetFlag(FLAGS_pipeline);
@@ -115,6 +117,16 @@ int RunReduce(const std::vector<std::string>& args) {
     return Fail(std::string(backend.status().message()));
   }
   Backend* under_test = backend.ok() ? backend->get() : nullptr;
+  std::unique_ptr<Backend> referee;
+  if (!options.referee.empty()) {
+    absl::StatusOr<std::unique_ptr<Backend>> made =
+        fuzz::CreateBackend(options.referee, absl::GetFlag(FLAGS_time_limit));
+    if (!made.ok()) {
+      return Fail(absl::StrCat("--referee: ", made.status().message()));
+    }
+    referee = *std::move(made);
+  }
+  options.referee_backend = referee.get();
   Case c;
   c.module = module->get();
   c.arguments = std::move(arguments);
@@ -158,7 +170,8 @@ KILN_REGISTER_COMMAND(
     reduce, "shrink a module that fails a kiln fuzz oracle",
     "kiln reduce FINDING_DIR\n"
     "kiln reduce MODULE.hlo [ARGS.txt] --oracle=backend|pipeline|roundtrip\n"
-    "            [--backend=NAME] [--pipeline=NAME] [--out=DIR]\n\n"
+    "            [--backend=NAME] [--referee=NAME] [--pipeline=NAME]\n"
+    "            [--out=DIR]\n\n"
     "Reduces the module while the oracle keeps failing the same way (the\n"
     "same kind of finding, blamed on the same backend or pass): moves the\n"
     "root earlier, replaces instructions and parameters by constants of\n"
