@@ -166,6 +166,68 @@ absl::StatusOr<Reduced> ReduceCase(OracleKind kind, const Case& c,
   }
   const bool one_device = state.arguments.size() == 1;
 
+  // 8. In called computations, a value read through a parameter of its
+  // shape or a zero instead (each kept step leaves fewer computed values).
+  auto simpler_callee_operands = [&]() {
+    for (const Computation* callee : state.module->computations()) {
+      if (callee == state.module->entry()) continue;
+      const std::vector<Instruction*> order = callee->instructions();
+      for (size_t i = 0; i < order.size() && absl::Now() < deadline; ++i) {
+        const Opcode op = order[i]->opcode();
+        if (op == Opcode::kParameter || op == Opcode::kConstant ||
+            !order[i]->shape().IsArray()) {
+          continue;
+        }
+        for (int64_t with = -1; with < static_cast<int64_t>(order.size());
+             ++with) {
+          if (with >= 0 &&
+              (order[with]->opcode() != Opcode::kParameter ||
+               !order[with]->shape().Compatible(order[i]->shape()))) {
+            continue;
+          }
+          if (attempt(WithCalleeOperand(*state.module, callee->name(), i, with),
+                      CopyArguments(state.arguments), /*must_shrink=*/false)) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
+  };
+  // 9. Simpler attributes, one step toward the default each (windows,
+  // padding, slices, promises; shapes inferred again down to the root).
+  auto simpler_attributes = [&]() {
+    for (const Computation* computation : state.module->computations()) {
+      const std::vector<Instruction*> order = computation->instructions();
+      for (size_t i = 0; i < order.size(); ++i) {
+        const int64_t edits = AttributeEditCount(*order[i]);
+        for (int64_t e = 0; e < edits && absl::Now() < deadline; ++e) {
+          if (attempt(WithSimplerAttribute(*state.module, computation->name(),
+                                           i, e),
+                      CopyArguments(state.arguments), /*must_shrink=*/false)) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
+  };
+  // 10. Default layouts, then no annotations (metadata, sharding, ...):
+  // tried while they change the text.
+  auto plain_form = [&]() {
+    const std::string text = PrintModule(*state.module);
+    for (bool annotations : {true, false}) {
+      absl::StatusOr<std::unique_ptr<Module>> plain =
+          WithPlainForm(*state.module, annotations);
+      if (plain.ok() && PrintModule(**plain) != text &&
+          attempt(std::move(plain), CopyArguments(state.arguments),
+                  /*must_shrink=*/false)) {
+        return true;
+      }
+    }
+    return false;
+  };
+
   bool progress = true;
   while (progress && absl::Now() < deadline) {
     progress = false;
@@ -297,6 +359,9 @@ absl::StatusOr<Reduced> ReduceCase(OracleKind kind, const Case& c,
         }
       }
     }
+    if (progress) continue;
+    progress =
+        simpler_callee_operands() || simpler_attributes() || plain_form();
   }
   // 7. Simpler values: each argument and constant all zeros, else each of
   // its nonzero elements zeroed in turn (small arrays), while it still

@@ -11,8 +11,16 @@
 //   6. shrink every dimension of one size to 1, else by one
 //      (reduce_steps.h);
 //   7. zero the arguments and constants, whole or element by element
-//      (an element that must stay nonzero is tried as 1).
-// Steps repeat until none applies or the time budget is spent.
+//      (an element that must stay nonzero is tried as 1);
+//   8. in called computations, read a parameter of the same shape or a
+//      zero instead of a computed value;
+//   9. simplify attributes one step toward their defaults (window
+//      strides, padding, dilations, reversal and size; pad amounts; slice
+//      strides and starts; promises; compare's type), shapes inferred
+//      again down to the root;
+//  10. default layouts, then no annotations (metadata, sharding, ...).
+// Steps 1-6 and 8-10 repeat until none applies or the budget is spent;
+// step 7 runs last.
 #ifndef KILN_FUZZ_ORACLE_REDUCE_H_
 #define KILN_FUZZ_ORACLE_REDUCE_H_
 

@@ -5,12 +5,15 @@
 #include <functional>
 #include <set>
 #include <utility>
+#include <variant>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "compiler/ir/attr_names.h"
 #include "compiler/ir/computation.h"
 #include "compiler/ir/element_type.h"
 #include "compiler/ir/instruction.h"
+#include "compiler/ops/shape_inference.h"
 #include "compiler/pass/pass.h"
 #include "fuzz/oracle/oracle.h"
 
@@ -152,6 +155,229 @@ absl::StatusOr<std::unique_ptr<Module>> WithCalleeRoot(
     return absl::InvalidArgumentError("not a root of that shape");
   }
   callee->set_root(root);
+  if (std::unique_ptr<Pass> dce = PassRegistry::Global().Create("dce")) {
+    (void)dce->Run(**copy);
+  }
+  return copy;
+}
+
+namespace {
+
+// One attribute edit: changes the instruction's attributes in place.
+using AttributeEdit = std::function<void(AttributeMap&)>;
+
+// An edit of dimension `d` of the Window or PaddingConfig or SliceRanges
+// attribute `name`.
+template <typename Attribute, typename Element>
+AttributeEdit EditElement(std::string name, size_t d,
+                          std::function<void(Element&)> change,
+                          std::vector<Element> Attribute::*elements) {
+  return [name = std::move(name), d, change = std::move(change),
+          elements](AttributeMap& attrs) {
+    AttrValue* value = attrs.Find(name);
+    if (value == nullptr) return;
+    Attribute* attribute = std::get_if<Attribute>(value);
+    if (attribute == nullptr || d >= (attribute->*elements).size()) return;
+    change((attribute->*elements)[d]);
+  };
+}
+
+void AddWindowEdits(const std::string& name, const Window& window,
+                    std::vector<AttributeEdit>& edits) {
+  for (size_t d = 0; d < window.dimensions.size(); ++d) {
+    const WindowDimension& w = window.dimensions[d];
+    auto add = [&](bool applies, std::function<void(WindowDimension&)> f) {
+      if (applies) {
+        edits.push_back(EditElement<Window, WindowDimension>(
+            name, d, std::move(f), &Window::dimensions));
+      }
+    };
+    add(w.stride != 1, [](WindowDimension& x) { x.stride = 1; });
+    add(w.padding_low != 0 || w.padding_high != 0, [](WindowDimension& x) {
+      x.padding_low = 0;
+      x.padding_high = 0;
+    });
+    add(w.window_dilation != 1,
+        [](WindowDimension& x) { x.window_dilation = 1; });
+    add(w.base_dilation != 1, [](WindowDimension& x) { x.base_dilation = 1; });
+    add(w.window_reversal,
+        [](WindowDimension& x) { x.window_reversal = false; });
+    add(w.size != 1, [](WindowDimension& x) { x.size = 1; });
+  }
+}
+
+void AddPaddingEdits(const std::string& name, const PaddingConfig& padding,
+                     std::vector<AttributeEdit>& edits) {
+  for (size_t d = 0; d < padding.dimensions.size(); ++d) {
+    const PaddingDimension& p = padding.dimensions[d];
+    auto add = [&](bool applies, std::function<void(PaddingDimension&)> f) {
+      if (applies) {
+        edits.push_back(EditElement<PaddingConfig, PaddingDimension>(
+            name, d, std::move(f), &PaddingConfig::dimensions));
+      }
+    };
+    add(p.low != 0, [](PaddingDimension& x) { x.low = 0; });
+    add(p.high != 0, [](PaddingDimension& x) { x.high = 0; });
+    add(p.interior != 0, [](PaddingDimension& x) { x.interior = 0; });
+  }
+}
+
+void AddSliceEdits(const std::string& name, const SliceRanges& slice,
+                   std::vector<AttributeEdit>& edits) {
+  for (size_t d = 0; d < slice.ranges.size(); ++d) {
+    const SliceRange& r = slice.ranges[d];
+    auto add = [&](bool applies, std::function<void(SliceRange&)> f) {
+      if (applies) {
+        edits.push_back(EditElement<SliceRanges, SliceRange>(
+            name, d, std::move(f), &SliceRanges::ranges));
+      }
+    };
+    add(r.stride != 1, [](SliceRange& x) { x.stride = 1; });
+    add(r.start != 0, [](SliceRange& x) {
+      x.limit -= x.start;
+      x.start = 0;
+    });
+  }
+}
+
+std::vector<AttributeEdit> AttributeEdits(const Instruction& instruction) {
+  std::vector<AttributeEdit> edits;
+  for (const auto& [name, value] : instruction.attrs().entries()) {
+    if (const Window* window = std::get_if<Window>(&value)) {
+      AddWindowEdits(name, *window, edits);
+    } else if (const auto* padding = std::get_if<PaddingConfig>(&value)) {
+      AddPaddingEdits(name, *padding, edits);
+    } else if (const auto* slice = std::get_if<SliceRanges>(&value)) {
+      AddSliceEdits(name, *slice, edits);
+    } else if (name == attr::kIndicesAreSorted ||
+               name == attr::kUniqueIndices ||
+               (name == attr::kType &&
+                instruction.opcode() == Opcode::kCompare)) {
+      std::string erased = name;
+      edits.push_back([erased](AttributeMap& attrs) { attrs.Erase(erased); });
+    }
+  }
+  return edits;
+}
+
+// Infers the shape of every instruction of `computation` from `from` on
+// again (a layout is kept where the dimensions stay); the root of a called
+// computation must keep its shape.
+absl::Status InferShapesFrom(Module& module, Computation& computation,
+                             const Instruction* from) {
+  bool started = false;
+  for (Instruction* instruction : computation.instructions()) {
+    started = started || instruction == from;
+    if (!started || instruction->opcode() == Opcode::kParameter ||
+        instruction->opcode() == Opcode::kConstant) {
+      continue;
+    }
+    absl::StatusOr<Shape> inferred = InferShape(*instruction);
+    if (!inferred.ok()) return inferred.status();
+    if (inferred->Compatible(instruction->shape())) continue;
+    if (instruction == computation.root() && &computation != module.entry()) {
+      return absl::FailedPreconditionError(
+          "the root of a called computation would change its shape");
+    }
+    inferred->SetDefaultLayoutIfMissing();
+    instruction->set_shape(*std::move(inferred));
+  }
+  if (auto& layout = module.config().entry_computation_layout) {
+    layout->result = module.entry()->root()->shape();
+  }
+  return absl::OkStatus();
+}
+
+void ClearLayouts(Shape& shape) {
+  shape.clear_layout();
+  shape.SetDefaultLayoutIfMissing();
+}
+
+}  // namespace
+
+int64_t AttributeEditCount(const Instruction& instruction) {
+  return static_cast<int64_t>(AttributeEdits(instruction).size());
+}
+
+absl::StatusOr<std::unique_ptr<Module>> WithSimplerAttribute(
+    const Module& module, const std::string& computation, size_t index,
+    int64_t edit) {
+  absl::StatusOr<std::unique_ptr<Module>> copy = CopyModule(module);
+  if (!copy.ok()) return copy.status();
+  Computation* target = (*copy)->FindComputation(computation);
+  if (target == nullptr || index >= target->instructions().size()) {
+    return absl::NotFoundError(absl::StrCat("no ", computation));
+  }
+  Instruction* instruction = target->instructions()[index];
+  std::vector<AttributeEdit> edits = AttributeEdits(*instruction);
+  if (edit < 0 || edit >= static_cast<int64_t>(edits.size())) {
+    return absl::NotFoundError("no such attribute edit");
+  }
+  edits[edit](*instruction->mutable_attrs());
+  absl::Status inferred = InferShapesFrom(**copy, *target, instruction);
+  if (!inferred.ok()) return inferred;
+  return copy;
+}
+
+absl::StatusOr<std::unique_ptr<Module>> WithPlainForm(const Module& module,
+                                                      bool annotations) {
+  absl::StatusOr<std::unique_ptr<Module>> copy = CopyModule(module);
+  if (!copy.ok()) return copy.status();
+  for (Computation* computation : (*copy)->computations()) {
+    for (Instruction* instruction : computation->instructions()) {
+      ClearLayouts(*instruction->mutable_shape());
+      if (annotations) {
+        instruction->metadata.reset();
+        instruction->sharding.reset();
+        instruction->backend_config.reset();
+        instruction->statistics_viz.reset();
+        instruction->origin.reset();
+        instruction->frontend_attributes.clear();
+      }
+    }
+  }
+  if (auto& layout = (*copy)->config().entry_computation_layout) {
+    for (Shape& parameter : layout->parameters) ClearLayouts(parameter);
+    ClearLayouts(layout->result);
+  }
+  return copy;
+}
+
+absl::StatusOr<std::unique_ptr<Module>> WithCalleeOperand(
+    const Module& module, const std::string& computation, size_t index,
+    int64_t replacement) {
+  absl::StatusOr<std::unique_ptr<Module>> copy = CopyModule(module);
+  if (!copy.ok()) return copy.status();
+  Computation* callee = (*copy)->FindComputation(computation);
+  const std::vector<Instruction*> order =
+      callee != nullptr ? callee->instructions() : std::vector<Instruction*>();
+  if (callee == nullptr || callee == (*copy)->entry() ||
+      index >= order.size() ||
+      replacement >= static_cast<int64_t>(order.size())) {
+    return absl::NotFoundError(absl::StrCat("no ", computation));
+  }
+  Instruction* old = order[index];
+  if (!old->shape().IsArray() || old->opcode() == Opcode::kParameter) {
+    return absl::InvalidArgumentError("not an array value to replace");
+  }
+  Instruction* with = nullptr;
+  if (replacement >= 0) {
+    with = order[replacement];
+    if (with == old || with->opcode() != Opcode::kParameter ||
+        !with->shape().Compatible(old->shape())) {
+      return absl::InvalidArgumentError("not a parameter of that shape");
+    }
+  } else {
+    absl::StatusOr<Literal> zero = Literal::Create(old->shape());
+    if (!zero.ok()) return zero.status();
+    auto constant = std::make_unique<Instruction>(
+        Opcode::kConstant, old->shape(), absl::StrCat(old->name(), ".zero"));
+    constant->set_literal(*std::move(zero));
+    with = callee->AddInstructionBefore(std::move(constant), old);
+  }
+  absl::Status replaced = old->ReplaceAllUsesWith(with);
+  if (!replaced.ok()) return replaced;
+  if (callee->root() == old) callee->set_root(with);
   if (std::unique_ptr<Pass> dce = PassRegistry::Global().Create("dce")) {
     (void)dce->Run(**copy);
   }

@@ -1,6 +1,7 @@
-// Candidate modules for the reducer's shape and callee steps (reduce.cc):
-// smaller dimensions, and called computations (reduce, sort, while, map
-// bodies) with an earlier root. Each returns a candidate the reducer
+// Candidate modules for the reducer's shape, callee and attribute steps
+// (reduce.cc): smaller dimensions, called computations (reduce, sort,
+// while, map bodies) with an earlier root or simpler operands, simpler
+// attributes, default layouts. Each returns a candidate the reducer
 // verifies and keeps only while the finding stays.
 #ifndef KILN_FUZZ_ORACLE_REDUCE_STEPS_H_
 #define KILN_FUZZ_ORACLE_REDUCE_STEPS_H_
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "compiler/ir/instruction.h"
 #include "compiler/ir/literal.h"
 #include "compiler/ir/module.h"
 #include "compiler/ir/shape.h"
@@ -42,6 +44,38 @@ absl::StatusOr<std::unique_ptr<Module>> WithDimensionSize(const Module& module,
 // must have the root's shape.
 absl::StatusOr<std::unique_ptr<Module>> WithCalleeRoot(
     const Module& module, const std::string& computation, size_t index);
+
+// The attribute simplifications WithSimplerAttribute can try on
+// `instruction`, each one step toward the default: a window dimension's
+// stride, padding, dilations, reversal or size; a pad dimension's low,
+// high or interior padding made 0; a slice dimension's stride made 1 or its
+// start 0; promises (indices_are_sorted, unique_indices) and compare's
+// type= dropped.
+int64_t AttributeEditCount(const Instruction& instruction);
+
+// A copy of `module` with edit `edit` (< AttributeEditCount) applied to
+// instruction `index` of computation `computation`, and the shape of every
+// later instruction of that computation inferred again from its operands,
+// so that a smaller window or padding carries down to the root (the entry
+// computation layout follows). An error when the shape of a called
+// computation's root would change. The copy may not verify.
+absl::StatusOr<std::unique_ptr<Module>> WithSimplerAttribute(
+    const Module& module, const std::string& computation, size_t index,
+    int64_t edit);
+
+// A copy of `module` in which every shape has the default layout (the entry
+// computation layout too), and, with `annotations`, no instruction keeps
+// metadata, frontend attributes, sharding, backend config or statistics.
+absl::StatusOr<std::unique_ptr<Module>> WithPlainForm(const Module& module,
+                                                      bool annotations);
+
+// A copy of `module` in which the users of instruction `index` of the
+// called computation `computation` read `replacement` instead: the index
+// of a parameter of that computation with the same shape, or -1 for a
+// constant zero of its shape; dead code removed.
+absl::StatusOr<std::unique_ptr<Module>> WithCalleeOperand(
+    const Module& module, const std::string& computation, size_t index,
+    int64_t replacement);
 
 }  // namespace kiln::fuzz
 

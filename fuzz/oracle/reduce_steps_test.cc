@@ -92,5 +92,138 @@ ENTRY e {
   EXPECT_NE(text.find("add"), std::string::npos) << text;
 }
 
+TEST(WithSimplerAttributeTest, SmallerWindowsCarryTheirShapeToTheRoot) {
+  absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(R"(HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  p0 = f32[8] parameter(0)
+  c = f32[] constant(0)
+  w = f32[4] reduce-window(p0, c), window={size=2 stride=2}, to_apply=add
+  ROOT n = f32[4] negate(w)
+}
+)");
+  ASSERT_TRUE(module.ok()) << module.status();
+  const Instruction* window = (*module)->entry()->instructions()[2];
+  ASSERT_EQ(AttributeEditCount(*window), 2);  // stride, size
+  absl::StatusOr<std::unique_ptr<Module>> unit_stride =
+      WithSimplerAttribute(**module, "e", 2, 0);
+  ASSERT_TRUE(unit_stride.ok()) << unit_stride.status();
+  EXPECT_TRUE(VerifyModule(**unit_stride).ok()) << PrintModule(**unit_stride);
+  EXPECT_EQ((*unit_stride)->entry()->root()->shape().dimensions(),
+            (std::vector<int64_t>{7}));
+  EXPECT_NE(PrintModule(**unit_stride).find("window={size=2}"),
+            std::string::npos)
+      << PrintModule(**unit_stride);
+  EXPECT_FALSE(WithSimplerAttribute(**module, "e", 2, 2).ok());
+  EXPECT_EQ(AttributeEditCount(*(*module)->entry()->root()), 0);
+}
+
+TEST(WithSimplerAttributeTest, CalleeRootsKeepTheirShape) {
+  // A smaller pad inside a map body would change the body's result: not
+  // a candidate.
+  absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(R"(HloModule m
+body {
+  a = f32[2] parameter(0)
+  c = f32[] constant(0)
+  ROOT p = f32[3] pad(a, c), padding=0_1
+}
+ENTRY e {
+  p0 = f32[2] parameter(0)
+  ROOT k = f32[3] call(p0), to_apply=body
+}
+)");
+  ASSERT_TRUE(module.ok()) << module.status();
+  EXPECT_FALSE(WithSimplerAttribute(**module, "body", 2, 0).ok());
+}
+
+TEST(WithPlainFormTest, DropsLayoutsAndAnnotations) {
+  absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(
+      R"(HloModule m, entry_computation_layout={(f32[2,3]{0,1})->f32[2,3]{0,1}}
+ENTRY e {
+  p0 = f32[2,3]{0,1} parameter(0)
+  ROOT n = f32[2,3]{0,1} negate(p0), metadata={op_name="jit(f)/neg"}
+}
+)");
+  ASSERT_TRUE(module.ok()) << module.status();
+  absl::StatusOr<std::unique_ptr<Module>> plain = WithPlainForm(**module, true);
+  ASSERT_TRUE(plain.ok()) << plain.status();
+  EXPECT_TRUE(VerifyModule(**plain).ok()) << PrintModule(**plain);
+  const std::string text = PrintModule(**plain);
+  EXPECT_EQ(text.find("{0,1}"), std::string::npos) << text;
+  EXPECT_EQ(text.find("metadata"), std::string::npos) << text;
+}
+
+TEST(WithCalleeOperandTest, ReadsAParameterOrAZeroInstead) {
+  absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(R"(HloModule m
+body {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  e = f32[] exponential(a)
+  ROOT s = f32[] add(e, b)
+}
+ENTRY e {
+  p0 = f32[4] parameter(0)
+  c = f32[] constant(0)
+  ROOT r = f32[] reduce(p0, c), dimensions={0}, to_apply=body
+}
+)");
+  ASSERT_TRUE(module.ok()) << module.status();
+  absl::StatusOr<std::unique_ptr<Module>> read_a =
+      WithCalleeOperand(**module, "body", 2, 0);
+  ASSERT_TRUE(read_a.ok()) << read_a.status();
+  EXPECT_TRUE(VerifyModule(**read_a).ok()) << PrintModule(**read_a);
+  EXPECT_EQ(PrintModule(**read_a).find("exponential"), std::string::npos);
+  absl::StatusOr<std::unique_ptr<Module>> zero =
+      WithCalleeOperand(**module, "body", 2, -1);
+  ASSERT_TRUE(zero.ok()) << zero.status();
+  EXPECT_TRUE(VerifyModule(**zero).ok()) << PrintModule(**zero);
+  EXPECT_NE(PrintModule(**zero).find("constant(0)"), std::string::npos);
+  // Not a parameter, or not in a called computation.
+  EXPECT_FALSE(WithCalleeOperand(**module, "body", 2, 3).ok());
+  EXPECT_FALSE(WithCalleeOperand(**module, "e", 2, -1).ok());
+}
+
+// A backend finding on a strided reduce-window in a map-free module: the
+// reducer takes the window to its simplest form that still fails.
+TEST(ReduceStepsTest, SimplifiesAttributesWhileTheFindingStays) {
+  absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(R"(HloModule m
+mul {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  x = f32[] multiply(a, b)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  p0 = f32[6] parameter(0)
+  c = f32[] constant(0)
+  ROOT w = f32[3] reduce-window(p0, c), window={size=2 stride=2 pad=1_0}, to_apply=mul
+}
+)");
+  ASSERT_TRUE(module.ok()) << module.status();
+  absl::StatusOr<Literal> argument =
+      Literal::Create(Shape::Array(ElementType::kF32, {6}));
+  ASSERT_TRUE(argument.ok());
+  for (int64_t i = 0; i < 6; ++i) argument->SetDouble(i, i + 1);
+  Case c;
+  c.module = module->get();
+  c.arguments.emplace_back();
+  c.arguments[0].push_back(*std::move(argument));
+  OracleOptions options;
+  options.pipeline = "test-add-to-subtract";
+  const Outcome outcome = RunOracle(OracleKind::kPipeline, c, nullptr, options);
+  ASSERT_TRUE(outcome.finding()) << outcome.detail;
+  absl::StatusOr<Reduced> reduced =
+      ReduceCase(OracleKind::kPipeline, c, nullptr, options, outcome);
+  ASSERT_TRUE(reduced.ok()) << reduced.status();
+  const std::string text = PrintModule(*reduced->module);
+  EXPECT_EQ(text.find("stride="), std::string::npos) << text;
+  EXPECT_EQ(text.find("pad="), std::string::npos) << text;
+  EXPECT_EQ(text.find("multiply"), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace kiln::fuzz
