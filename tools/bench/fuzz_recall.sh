@@ -9,11 +9,13 @@
 #
 #   tools/bench/fuzz_recall.sh [--budget=300] [--bugs=a,b] [--out=DIR]
 #                              [--kiln=BINARY]   (skip the build)
+#                              [--referee=SPEC]  (backend campaigns; "" none)
 #   BAZEL_ARGS="--output_base=... --disk_cache=..." tools/bench/fuzz_recall.sh
 #
 # Pass bugs are fuzzed with the pipeline oracle (every registered
 # pipeline), evaluator and cpu-backend bugs with the backend oracle against
-# the cpu backend: the campaign a team owning that component runs. Exit
+# the cpu backend, XLA's CPU plugin as referee when it is there: the
+# campaign a team owning that component runs. Exit
 # status 0 when >= 90% are found within the budget with a reproducer of at
 # most 10 instructions and the right blame.
 set -u
@@ -22,8 +24,16 @@ BUDGET=300
 BUGS=""
 OUT="${TMPDIR:-/tmp}/kiln-fuzz-recall"
 KILN=""
+# The referee of the backend-oracle campaigns (docs/fuzzing.md, "Blame"):
+# XLA's CPU compiler through its PJRT plugin when tools/setup.sh fetched
+# it, so that a bug of the evaluator is blamed on the evaluator.
+REFEREE=""
+if [[ -e third_party/pjrt/lib/xla_cpu_plugin.so ]]; then
+  REFEREE="pjrt:third_party/pjrt/lib/xla_cpu_plugin.so"
+fi
 for arg in "$@"; do
   case "${arg}" in
+    --referee=*) REFEREE="${arg#*=}" ;;
     --budget=*) BUDGET="${arg#*=}" ;;
     --bugs=*) BUGS="${arg#*=}" ;;
     --out=*) OUT="${arg#*=}" ;;
@@ -45,8 +55,8 @@ gather-clamp|--oracle=pipeline|gather-simplification
 fusion-operand-order|--oracle=pipeline|fusion
 inliner-parameter-order|--oracle=pipeline|call-inliner
 constant-folding-convert|--oracle=pipeline|constant-folding
-evaluator-sort-ties|--oracle=backend --backend=cpu|reference
-cpu-slice-stride|--oracle=backend --backend=cpu|cpu
+evaluator-sort-ties|--oracle=backend --backend=cpu ${REFEREE:+--referee=${REFEREE}}|reference
+cpu-slice-stride|--oracle=backend --backend=cpu ${REFEREE:+--referee=${REFEREE}}|cpu
 "
 
 if [[ -z "${KILN}" ]]; then
@@ -59,7 +69,7 @@ if [[ -z "${KILN}" ]]; then
 fi
 rm -rf "${OUT}"
 mkdir -p "${OUT}"
-echo "load: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores; budget ${BUDGET} s per bug"
+echo "load: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores; budget ${BUDGET} s per bug; referee ${REFEREE:-none}"
 printf '| %-26s | %-8s | %-5s | %-10s | %-6s | %-28s | %-5s | %-8s |\n' \
   bug oracle found "first (s)" instrs blamed right "reduce s"
 printf '|%s|%s|%s|%s|%s|%s|%s|%s|\n' "$(printf -- '-%.0s' {1..28})" \
