@@ -73,14 +73,25 @@ XlaOp GenReverse(Context& c) {
   return Rev(operand, c.d().Subset(rank, c.d().Range(0, rank)));
 }
 
+// Slices models write keep most of a dimension, often with a stride; an
+// empty or one-element range tests little, so each dimension is empty one
+// time in ten and otherwise starts in its first half and keeps at least
+// one element.
 XlaOp GenSlice(Context& c) {
   XlaOp operand = c.Any(kAnyClass, 1);
   std::vector<int64_t> start, limit, strides;
   for (int64_t d : c.DimsOf(operand)) {
-    const int64_t lo = c.d().Range(0, d);
-    start.push_back(lo);
-    limit.push_back(c.d().Range(lo, d));
-    strides.push_back(c.d().Range(1, 3));
+    const int64_t stride = c.d().Chance(50) ? 1 : c.d().Range(2, 3);
+    if (d == 0 || c.d().Chance(10)) {
+      const int64_t at = c.d().Range(0, d);
+      start.push_back(at);
+      limit.push_back(at);
+    } else {
+      const int64_t lo = c.d().Range(0, (d - 1) / 2);
+      start.push_back(lo);
+      limit.push_back(c.d().Chance(50) ? d : c.d().Range(lo + 1, d));
+    }
+    strides.push_back(stride);
   }
   return Slice(operand, start, limit, strides);
 }

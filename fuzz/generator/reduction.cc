@@ -92,7 +92,16 @@ XlaOp GenSort(Context& c) {
   // With several operands, an unstable sort may order the others of equal
   // keys either way; only a stable one has one right answer.
   const bool stable = more > 0 || c.d().Chance(50);
-  XlaOp sorted = Sort(operands, comparator, c.d().Below(dims.size()), stable);
+  // Along a dimension with two or more elements when there is one: a sort
+  // along a size-1 dimension is the identity.
+  std::vector<int64_t> long_dims;
+  for (size_t d = 0; d < dims.size(); ++d) {
+    if (dims[d] >= 2) long_dims.push_back(static_cast<int64_t>(d));
+  }
+  const int64_t dimension = !long_dims.empty() && c.d().Chance(80)
+                                ? c.d().Pick(long_dims)
+                                : c.d().Below(dims.size());
+  XlaOp sorted = Sort(operands, comparator, dimension, stable);
   return more == 0 ? sorted : GetTupleElement(sorted, c.d().Below(more + 1));
 }
 
