@@ -194,6 +194,24 @@ absl::StatusOr<Reduced> ReduceCase(OracleKind kind, const Case& c,
     }
     return false;
   };
+  // 8b. Sorts without an operand their comparator does not read.
+  auto fewer_sort_operands = [&]() {
+    for (const Computation* computation : state.module->computations()) {
+      const std::vector<Instruction*> order = computation->instructions();
+      for (size_t i = 0; i < order.size(); ++i) {
+        if (order[i]->opcode() != Opcode::kSort) continue;
+        for (int64_t k = 0;
+             k < order[i]->operand_count() && absl::Now() < deadline; ++k) {
+          if (attempt(
+                  WithoutSortOperand(*state.module, computation->name(), i, k),
+                  CopyArguments(state.arguments), /*must_shrink=*/true)) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
+  };
   // 9. Simpler attributes, one step toward the default each (windows,
   // padding, slices, promises; shapes inferred again down to the root).
   auto simpler_attributes = [&]() {
@@ -360,8 +378,8 @@ absl::StatusOr<Reduced> ReduceCase(OracleKind kind, const Case& c,
       }
     }
     if (progress) continue;
-    progress =
-        simpler_callee_operands() || simpler_attributes() || plain_form();
+    progress = simpler_callee_operands() || fewer_sort_operands() ||
+               simpler_attributes() || plain_form();
   }
   // 7. Simpler values: each argument and constant all zeros, else each of
   // its nonzero elements zeroed in turn (small arrays), while it still

@@ -13,7 +13,8 @@
 //   7. zero the arguments and constants, whole or element by element
 //      (an element that must stay nonzero is tried as 1);
 //   8. in called computations, read a parameter of the same shape or a
-//      zero instead of a computed value;
+//      zero instead of a computed value; drop a sort operand that the
+//      comparator and the sort's users do not read;
 //   9. simplify attributes one step toward their defaults (window
 //      strides, padding, dilations, reversal and size; pad amounts; slice
 //      strides and starts; promises; compare's type), shapes inferred

@@ -8,14 +8,19 @@
 #include <variant>
 
 #include "absl/status/status.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "compiler/ir/attr_names.h"
 #include "compiler/ir/computation.h"
 #include "compiler/ir/element_type.h"
 #include "compiler/ir/instruction.h"
 #include "compiler/ops/shape_inference.h"
 #include "compiler/pass/pass.h"
+#include "compiler/text/parser.h"
+#include "compiler/text/printer.h"
 #include "fuzz/oracle/oracle.h"
+#include "re2/re2.h"
 
 namespace kiln::fuzz {
 namespace {
@@ -382,6 +387,112 @@ absl::StatusOr<std::unique_ptr<Module>> WithCalleeOperand(
     (void)dce->Run(**copy);
   }
   return copy;
+}
+
+namespace {
+
+// How many instructions of `module` call `callee`.
+int64_t CallersOf(const Module& module, const Computation* callee) {
+  int64_t callers = 0;
+  for (const Computation* computation : module.computations()) {
+    for (const Instruction* instruction : computation->instructions()) {
+      for (const auto& entry : instruction->attrs().entries()) {
+        const auto* called = std::get_if<Computation*>(&entry.second);
+        callers += called != nullptr && *called == callee ? 1 : 0;
+      }
+    }
+  }
+  return callers;
+}
+
+// `text` (short-parsable form) without parameters `first` and `first + 1`
+// of computation `name`, the later ones renumbered.
+std::string WithoutTwoParameters(const std::string& text,
+                                 const std::string& name, int64_t first) {
+  std::string result;
+  bool inside = false;
+  for (const std::string& line :
+       std::vector<std::string>(absl::StrSplit(text, '\n'))) {
+    if (line == absl::StrCat(name, " {")) inside = true;
+    if (inside && line == "}") inside = false;
+    std::string digits;
+    int64_t number = -1;
+    if (inside &&
+        RE2::PartialMatch(line, " parameter\\(([0-9]+)\\)$", &digits) &&
+        absl::SimpleAtoi(digits, &number) && number >= first) {
+      if (number <= first + 1) continue;
+      std::string renumbered = line;
+      RE2::Replace(&renumbered, " parameter\\([0-9]+\\)$",
+                   absl::StrCat(" parameter(", number - 2, ")"));
+      absl::StrAppend(&result, renumbered, "\n");
+      continue;
+    }
+    absl::StrAppend(&result, line, "\n");
+  }
+  return result;
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Module>> WithoutSortOperand(
+    const Module& module, const std::string& computation, size_t index,
+    int64_t k) {
+  absl::StatusOr<std::unique_ptr<Module>> copy = CopyModule(module);
+  if (!copy.ok()) return copy.status();
+  Computation* where = (*copy)->FindComputation(computation);
+  if (where == nullptr || index >= where->instructions().size()) {
+    return absl::NotFoundError(absl::StrCat("no ", computation));
+  }
+  Instruction* sort = where->instructions()[index];
+  const int64_t n = sort->operand_count();
+  Computation* const* comparator =
+      sort->attrs().Get<Computation*>(attr::kToApply);
+  if (sort->opcode() != Opcode::kSort || n < 2 || k < 0 || k >= n ||
+      comparator == nullptr || sort == where->root() ||
+      CallersOf(**copy, *comparator) != 1 ||
+      (*comparator)->parameters().size() != static_cast<size_t>(2 * n) ||
+      (*comparator)->parameter(2 * k)->user_count() > 0 ||
+      (*comparator)->parameter(2 * k + 1)->user_count() > 0) {
+    return absl::InvalidArgumentError("not a sort operand that can go");
+  }
+  const std::vector<Instruction*> users = sort->users();
+  for (const Instruction* user : users) {
+    const int64_t* element = user->attrs().Get<int64_t>(attr::kIndex);
+    if (user->opcode() != Opcode::kGetTupleElement || element == nullptr ||
+        *element == k) {
+      return absl::InvalidArgumentError("the operand's result is read");
+    }
+  }
+  std::vector<Shape> kept;
+  for (int64_t j = 0; j < n; ++j) {
+    if (j != k) kept.push_back(sort->shape().tuple_shapes()[j]);
+  }
+  auto smaller = std::make_unique<Instruction>(
+      Opcode::kSort, kept.size() == 1 ? kept[0] : Shape::Tuple(kept),
+      sort->name());
+  for (int64_t j = 0; j < n; ++j) {
+    if (j != k) smaller->AppendOperand(sort->operand(j));
+  }
+  for (const auto& [name, value] : sort->attrs().entries()) {
+    smaller->mutable_attrs()->Set(name, value);
+  }
+  Instruction* added = where->AddInstructionBefore(std::move(smaller), sort);
+  for (Instruction* user : users) {
+    const int64_t element = *user->attrs().Get<int64_t>(attr::kIndex);
+    if (kept.size() == 1) {
+      absl::Status replaced = user->ReplaceAllUsesWith(added);
+      if (!replaced.ok()) return replaced;
+      continue;
+    }
+    user->ReplaceOperandWith(0, added);
+    user->mutable_attrs()->Set(attr::kIndex, element - (element > k ? 1 : 0));
+  }
+  if (std::unique_ptr<Pass> dce = PassRegistry::Global().Create("dce")) {
+    (void)dce->Run(**copy);
+  }
+  return ParseModule(
+      WithoutTwoParameters(PrintModule(**copy, ShortParsablePrintOptions()),
+                           (*comparator)->name(), 2 * k));
 }
 
 }  // namespace kiln::fuzz

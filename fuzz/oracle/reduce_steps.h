@@ -77,6 +77,16 @@ absl::StatusOr<std::unique_ptr<Module>> WithCalleeOperand(
     const Module& module, const std::string& computation, size_t index,
     int64_t replacement);
 
+// A copy of `module` whose sort, instruction `index` of computation
+// `computation`, no longer has operand `k`: its comparator (used by no
+// other instruction) must not read that operand's two parameters, which
+// go, and every user of the sort must be a get-tuple-element of another
+// operand. With one operand left the sort gives an array, which its
+// get-tuple-element users are replaced by.
+absl::StatusOr<std::unique_ptr<Module>> WithoutSortOperand(
+    const Module& module, const std::string& computation, size_t index,
+    int64_t k);
+
 }  // namespace kiln::fuzz
 
 #endif  // KILN_FUZZ_ORACLE_REDUCE_STEPS_H_

@@ -225,5 +225,48 @@ ENTRY e {
   EXPECT_EQ(text.find("multiply"), std::string::npos) << text;
 }
 
+TEST(WithoutSortOperandTest, DropsAnOperandNobodyReads) {
+  absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(R"(HloModule m
+cmp {
+  l0 = s32[] parameter(0)
+  r0 = s32[] parameter(1)
+  l1 = f32[] parameter(2)
+  r1 = f32[] parameter(3)
+  l2 = u8[] parameter(4)
+  r2 = u8[] parameter(5)
+  ROOT lt = pred[] compare(l2, r2), direction=LT
+}
+ENTRY e {
+  k = s32[4] parameter(0)
+  v = f32[4] parameter(1)
+  w = u8[4] parameter(2)
+  s = (s32[4], f32[4], u8[4]) sort(k, v, w), dimensions={0}, is_stable=true, to_apply=cmp
+  ROOT g = u8[4] get-tuple-element(s), index=2
+}
+)");
+  ASSERT_TRUE(module.ok()) << module.status();
+  // Operand 2 is compared and read: it stays.
+  EXPECT_FALSE(WithoutSortOperand(**module, "e", 3, 2).ok());
+  absl::StatusOr<std::unique_ptr<Module>> two =
+      WithoutSortOperand(**module, "e", 3, 1);
+  ASSERT_TRUE(two.ok()) << two.status();
+  EXPECT_TRUE(VerifyModule(**two).ok()) << PrintModule(**two);
+  const std::string text = PrintModule(**two, ShortParsablePrintOptions());
+  EXPECT_NE(text.find("(s32[4]{0}, u8[4]{0}) sort(k, w)"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("get-tuple-element(s.1), index=1"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("l2 = u8[] parameter(2)"), std::string::npos) << text;
+  // Down to one operand: the sort's array replaces the get-tuple-element.
+  absl::StatusOr<std::unique_ptr<Module>> one =
+      WithoutSortOperand(**two, "e", 3, 0);
+  ASSERT_TRUE(one.ok()) << one.status();
+  EXPECT_TRUE(VerifyModule(**one).ok()) << PrintModule(**one);
+  EXPECT_NE(PrintModule(**one, ShortParsablePrintOptions())
+                .find("ROOT s.2 = u8[4]{0} sort(w)"),
+            std::string::npos)
+      << PrintModule(**one, ShortParsablePrintOptions());
+}
+
 }  // namespace
 }  // namespace kiln::fuzz
