@@ -445,14 +445,16 @@ absl::StatusOr<std::unique_ptr<Module>> WithoutSortOperand(
   }
   Instruction* sort = where->instructions()[index];
   const int64_t n = sort->operand_count();
-  Computation* const* comparator =
+  Computation* const* to_apply =
       sort->attrs().Get<Computation*>(attr::kToApply);
+  // Kept by value: the sort and its attributes go below.
+  Computation* const comparator = to_apply != nullptr ? *to_apply : nullptr;
   if (sort->opcode() != Opcode::kSort || n < 2 || k < 0 || k >= n ||
       comparator == nullptr || sort == where->root() ||
-      CallersOf(**copy, *comparator) != 1 ||
-      (*comparator)->parameters().size() != static_cast<size_t>(2 * n) ||
-      (*comparator)->parameter(2 * k)->user_count() > 0 ||
-      (*comparator)->parameter(2 * k + 1)->user_count() > 0) {
+      CallersOf(**copy, comparator) != 1 ||
+      comparator->parameters().size() != static_cast<size_t>(2 * n) ||
+      comparator->parameter(2 * k)->user_count() > 0 ||
+      comparator->parameter(2 * k + 1)->user_count() > 0) {
     return absl::InvalidArgumentError("not a sort operand that can go");
   }
   const std::vector<Instruction*> users = sort->users();
@@ -492,7 +494,7 @@ absl::StatusOr<std::unique_ptr<Module>> WithoutSortOperand(
   }
   return ParseModule(
       WithoutTwoParameters(PrintModule(**copy, ShortParsablePrintOptions()),
-                           (*comparator)->name(), 2 * k));
+                           comparator->name(), 2 * k));
 }
 
 }  // namespace kiln::fuzz
