@@ -6,18 +6,23 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "backends/cpu/device_runtime.h"
 
 namespace kiln::cpu {
 namespace {
 
-struct FreeDeleter {
-  void operator()(uint8_t* p) const { std::free(p); }
-};
-using Arena = std::unique_ptr<uint8_t, FreeDeleter>;
-
-Arena NewArena(int64_t bytes) {
-  return Arena(static_cast<uint8_t*>(
-      std::aligned_alloc(64, (bytes + 63) / 64 * 64 + 64)));
+// A nested program's arena: host memory, or the device's when the values
+// live there.
+absl::StatusOr<DeviceArena> NewArena(int64_t bytes, const RunState& caller) {
+  if (caller.device != nullptr) return caller.device->Allocate(bytes);
+  DeviceArena arena(static_cast<uint8_t*>(
+                        std::aligned_alloc(64, (bytes + 63) / 64 * 64 + 64)),
+                    [](uint8_t* p) { std::free(p); });
+  if (arena == nullptr) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("cannot allocate a nested arena of ", bytes, " bytes"));
+  }
+  return arena;
 }
 
 const ValueTree& Subtree(const ValueTree& tree,
@@ -35,6 +40,7 @@ absl::StatusOr<RunState> Bind(const Program& program,
   RunState state;
   state.program = &program;
   state.eval = caller.eval;
+  state.device = caller.device;
   state.addresses.resize(program.slots.size());
   for (size_t i = 0; i < program.slots.size(); ++i) {
     const BufferSlot& slot = program.slots[i];
@@ -50,11 +56,25 @@ absl::StatusOr<RunState> Bind(const Program& program,
         state.addresses[i] = caller.addresses[leaf.slot];
         break;
       }
-      case BufferSlot::Kind::kConstant:
-        state.addresses[i] = const_cast<uint8_t*>(slot.constant->data().data());
+      case BufferSlot::Kind::kConstant: {
+        if (state.device == nullptr) {
+          state.addresses[i] =
+              const_cast<uint8_t*>(slot.constant->data().data());
+          break;
+        }
+        absl::StatusOr<uint8_t*> address =
+            state.device->ConstantAddress(slot.constant);
+        if (!address.ok()) return address.status();
+        state.addresses[i] = *address;
         break;
+      }
       case BufferSlot::Kind::kResult:
         return absl::InternalError("a nested program writes a result literal");
+    }
+  }
+  if (state.device != nullptr) {
+    if (absl::Status status = state.device->Bound(state); !status.ok()) {
+      return status;
     }
   }
   return state;
@@ -86,27 +106,57 @@ void CollectCopies(const ValueTree& from, const RunState& from_state,
 
 // Copies the value `from` into the slots of `to`. Leaves read from the
 // caller's own slots (a body returning its state permuted) are staged
-// first, so that every copy reads the values from before any write.
-void CopyValue(const ValueTree& from, const RunState& from_state,
-               const ValueTree& to, const RunState& to_state) {
+// first, so that every copy reads the values from before any write. On a
+// device the copies and the staging are device-to-device.
+absl::Status CopyValue(const ValueTree& from, const RunState& from_state,
+                       const ValueTree& to, const RunState& to_state) {
   std::vector<LeafCopy> copies;
   CollectCopies(from, from_state, to, to_state, &copies);
+  DeviceMemory* device = to_state.device;
   std::vector<std::vector<uint8_t>> staged;
+  std::vector<DeviceArena> staged_on_device;
   for (LeafCopy& copy : copies) {
-    if (!copy.staged || copy.from == copy.to) continue;
-    staged.emplace_back(copy.from, copy.from + copy.bytes);
-    copy.from = staged.back().data();
+    if (!copy.staged || copy.from == copy.to || copy.bytes == 0) continue;
+    if (device == nullptr) {
+      staged.emplace_back(copy.from, copy.from + copy.bytes);
+      copy.from = staged.back().data();
+      continue;
+    }
+    absl::StatusOr<DeviceArena> stage = device->Allocate(copy.bytes);
+    if (!stage.ok()) return stage.status();
+    absl::Status status =
+        device->CopyOnDevice(stage->get(), copy.from, copy.bytes);
+    if (!status.ok()) return status;
+    copy.from = stage->get();
+    staged_on_device.push_back(*std::move(stage));
   }
   for (const LeafCopy& copy : copies) {
-    if (copy.bytes > 0 && copy.from != copy.to) {
+    if (copy.bytes == 0 || copy.from == copy.to) continue;
+    if (device == nullptr) {
       std::memmove(copy.to, copy.from, copy.bytes);
+      continue;
     }
+    absl::Status status = device->CopyOnDevice(copy.to, copy.from, copy.bytes);
+    if (!status.ok()) return status;
   }
+  return absl::OkStatus();
+}
+
+// Reads `bytes` (a predicate or a branch index) at `address` of `state`.
+absl::Status ReadScalar(const RunState& state, const uint8_t* address, void* to,
+                        int64_t bytes) {
+  if (state.device != nullptr) {
+    return state.device->CopyToHost(to, address, bytes);
+  }
+  std::memcpy(to, address, bytes);
+  return absl::OkStatus();
 }
 
 absl::Status RunThunks(const Program& program, RunState& state) {
   for (const auto& thunk : program.thunks) {
-    if (absl::Status status = thunk->Run(state); !status.ok()) return status;
+    if (absl::Status status = RunThunk(*thunk, state); !status.ok()) {
+      return status;
+    }
   }
   return absl::OkStatus();
 }
@@ -126,18 +176,15 @@ std::string Describe(absl::string_view what, const Instruction& instruction,
 absl::Status RunNestedProgram(const Program& program,
                               const std::vector<const ValueTree*>& arguments,
                               const ValueTree& result, RunState& caller) {
-  Arena arena = NewArena(program.arena_bytes);
-  if (arena == nullptr) {
-    return absl::ResourceExhaustedError("cannot allocate a nested arena");
-  }
+  absl::StatusOr<DeviceArena> arena = NewArena(program.arena_bytes, caller);
+  if (!arena.ok()) return arena.status();
   absl::StatusOr<RunState> state =
-      Bind(program, arguments, caller, arena.get());
+      Bind(program, arguments, caller, arena->get());
   if (!state.ok()) return state.status();
   if (absl::Status status = RunThunks(program, *state); !status.ok()) {
     return status;
   }
-  CopyValue(program.result, *state, result, caller);
-  return absl::OkStatus();
+  return CopyValue(program.result, *state, result, caller);
 }
 
 absl::Status CallThunk::Run(RunState& state) const {
@@ -151,27 +198,39 @@ std::string CallThunk::ToString() const {
 }
 
 absl::Status WhileThunk::Run(RunState& state) const {
-  CopyValue(init_, state, state_, state);
-  Arena condition_arena = NewArena(condition_->arena_bytes);
-  Arena body_arena = NewArena(body_->arena_bytes);
-  if (condition_arena == nullptr || body_arena == nullptr) {
-    return absl::ResourceExhaustedError("cannot allocate a loop's arenas");
+  if (absl::Status status = CopyValue(init_, state, state_, state);
+      !status.ok()) {
+    return status;
   }
+  absl::StatusOr<DeviceArena> condition_arena =
+      NewArena(condition_->arena_bytes, state);
+  if (!condition_arena.ok()) return condition_arena.status();
+  absl::StatusOr<DeviceArena> body_arena = NewArena(body_->arena_bytes, state);
+  if (!body_arena.ok()) return body_arena.status();
   // Both programs read the loop state in place: bound once for every
   // iteration.
   const std::vector<const ValueTree*> arguments = {&state_};
   absl::StatusOr<RunState> condition =
-      Bind(*condition_, arguments, state, condition_arena.get());
+      Bind(*condition_, arguments, state, condition_arena->get());
   if (!condition.ok()) return condition.status();
   absl::StatusOr<RunState> body =
-      Bind(*body_, arguments, state, body_arena.get());
+      Bind(*body_, arguments, state, body_arena->get());
   if (!body.ok()) return body.status();
   for (int64_t iterations = 0;; ++iterations) {
     if (absl::Status status = RunThunks(*condition_, *condition);
         !status.ok()) {
       return status;
     }
-    if (*condition->addresses[condition_->result.slot] == 0) break;
+    // On a device this reads the predicate back: the loop is driven from
+    // the host.
+    uint8_t predicate = 0;
+    if (absl::Status status = ReadScalar(
+            *condition, condition->addresses[condition_->result.slot],
+            &predicate, 1);
+        !status.ok()) {
+      return status;
+    }
+    if (predicate == 0) break;
     if (iterations >= max_iterations_) {
       return eval::KernelError(
           loop_,
@@ -181,7 +240,10 @@ absl::Status WhileThunk::Run(RunState& state) const {
     if (absl::Status status = RunThunks(*body_, *body); !status.ok()) {
       return status;
     }
-    CopyValue(body_->result, *body, state_, state);
+    if (absl::Status status = CopyValue(body_->result, *body, state_, state);
+        !status.ok()) {
+      return status;
+    }
   }
   return absl::OkStatus();
 }
@@ -191,16 +253,21 @@ std::string WhileThunk::ToString() const {
 }
 
 absl::Status ConditionalThunk::Run(RunState& state) const {
-  const uint8_t* selector = state.addresses[selector_.slot];
   const ElementType type =
       state.program->slots[selector_.slot].shape.element_type();
   const int64_t count = static_cast<int64_t>(branches_.size());
   int64_t index = 0;
-  if (type == ElementType::kPred) {
-    index = *selector != 0 ? 0 : 1;
+  int32_t value = 0;
+  uint8_t pred = 0;
+  const bool is_pred = type == ElementType::kPred;
+  absl::Status read =
+      is_pred ? ReadScalar(state, state.addresses[selector_.slot], &pred, 1)
+              : ReadScalar(state, state.addresses[selector_.slot], &value,
+                           sizeof value);
+  if (!read.ok()) return read;
+  if (is_pred) {
+    index = pred != 0 ? 0 : 1;
   } else {
-    int32_t value;
-    std::memcpy(&value, selector, sizeof value);
     index = value < 0 || value >= count ? count - 1 : value;
   }
   return RunNestedProgram(*branches_[index], {&operands_[index]}, result_,

@@ -56,6 +56,12 @@ class ConvolutionThunk : public LibraryThunk {
         output_(output) {}
   absl::Status Run(RunState& state) const override;
   std::string ToString() const override;
+  void SlotUse(std::vector<int64_t>* reads,
+               std::vector<int64_t>* writes) const override {
+    reads->push_back(input_);
+    reads->push_back(kernel_);
+    writes->push_back(output_);
+  }
 
  private:
   template <typename T>

@@ -113,9 +113,19 @@ class CpuExecutable : public Executable {
         }
       }
     }
-    if (lowered_.kernel_source.empty() || !config_.cannot_run.empty()) {
+    if (!config_.cannot_run.empty()) return absl::OkStatus();
+    if (config_.device_loader) {
+      const std::string unit =
+          lowered_.kernel_source.empty()
+              ? std::string()
+              : absl::StrCat(Prelude(), lowered_.kernel_source);
+      absl::StatusOr<std::unique_ptr<DeviceExecutor>> device =
+          config_.device_loader(unit, *program_);
+      if (!device.ok()) return device.status();
+      device_ = *std::move(device);
       return absl::OkStatus();
     }
+    if (lowered_.kernel_source.empty()) return absl::OkStatus();
     absl::StatusOr<std::shared_ptr<KernelLibrary>> library = BuildKernelLibrary(
         lowered_.kernel_source, compiler_options, &build_stats_, Prelude());
     if (!library.ok()) return library.status();
@@ -378,6 +388,12 @@ class CpuExecutable : public Executable {
       std::vector<const Literal*> arguments, const EvalOptions& run_options,
       eval::DeviceId device = {}, eval::CollectiveHub* hub = nullptr,
       std::vector<std::optional<Literal>>* donated = nullptr) {
+    if (device_ != nullptr) {
+      // Donated buffers are not shared with the result on a device: the
+      // arguments are copied in and the result copied out.
+      eval::EvalContext context(*module_, run_options, device, hub);
+      return device_->Run(*program_, arguments, result_shape_, context);
+    }
     std::unique_ptr<uint8_t, FreeDeleter> arena = TakeArena();
     if (arena == nullptr) {
       return absl::ResourceExhaustedError(
@@ -449,6 +465,7 @@ class CpuExecutable : public Executable {
   LoweredModule lowered_;
   Program* program_ = nullptr;  // lowered_.entry, or null: evaluate whole.
   std::shared_ptr<KernelLibrary> library_;
+  std::unique_ptr<DeviceExecutor> device_;  // Set by config_.device_loader.
   absl::Mutex arena_mutex_;
   std::vector<std::unique_ptr<uint8_t, FreeDeleter>> arenas_
       ABSL_GUARDED_BY(arena_mutex_);
@@ -489,7 +506,9 @@ std::string CpuExecutable::Stats() const {
   }
   absl::StrAppend(
       &out, absl::StrFormat("pipeline seconds: %.3f\n", pipeline_seconds_));
-  if (stats.kernels > 0) {
+  if (device_ != nullptr) {
+    absl::StrAppend(&out, device_->Stats());
+  } else if (stats.kernels > 0) {
     absl::StrAppend(
         &out, "kernel cache: ", build_stats_.cache_hit ? "hit" : "miss",
         build_stats_.rebuilt_corrupt_entry ? " (corrupt entry rebuilt)" : "",

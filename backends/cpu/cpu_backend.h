@@ -25,6 +25,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "backends/backend.h"
+#include "backends/cpu/device_runtime.h"
 #include "backends/cpu/kernel_compiler.h"
 #include "backends/cpu/kernel_target.h"
 
@@ -50,6 +51,14 @@ struct HostBackendConfig {
   std::string extra_emit;
   std::function<absl::StatusOr<std::string>(const std::string& unit)>
       extra_emitter;
+  // A device backend's runtime (the gpu backend with its device): loads
+  // the kernels of the whole translation unit `unit` (the prelude and the
+  // kernels) for the lowered entry program onto the device, and returns
+  // what runs every execution there. When set, the kernels are not
+  // compiled for the host.
+  std::function<absl::StatusOr<std::unique_ptr<DeviceExecutor>>(
+      const std::string& unit, const Program& entry)>
+      device_loader;
 };
 
 class CpuBackend : public Backend {

@@ -97,7 +97,8 @@ absl::Status MakeDirectories(const std::string& path) {
   return absl::OkStatus();
 }
 
-std::string CacheDir(const KernelCompilerOptions& options) {
+// The cache's root folder.
+std::string CacheRoot(const KernelCompilerOptions& options) {
   std::string base = options.cache_dir;
   if (base.empty()) {
     if (const char* env = std::getenv("KILN_CACHE_DIR"); env && *env) {
@@ -108,7 +109,38 @@ std::string CacheDir(const KernelCompilerOptions& options) {
       base = "/tmp/kiln-cache";
     }
   }
-  return absl::StrCat(base, "/cpu");
+  return base;
+}
+
+std::string CacheDir(const KernelCompilerOptions& options) {
+  return absl::StrCat(CacheRoot(options), "/cpu");
+}
+
+// Writes `bytes` and their trailer to `entry` through a private temporary
+// file renamed into place, so that a reader never sees a partial entry.
+absl::Status WriteEntry(const std::string& dir, const std::string& entry,
+                        absl::string_view bytes) {
+  std::string scratch = absl::StrCat(dir, "/tmp.XXXXXX");
+  const int fd = mkstemp(scratch.data());
+  if (fd < 0) {
+    return absl::PermissionDeniedError(
+        absl::StrCat("cannot create a temporary file in ", dir));
+  }
+  close(fd);
+  {
+    std::ofstream out(scratch, std::ios::binary | std::ios::trunc);
+    out << bytes << kTrailerMagic << Fingerprint128(bytes);
+    if (!out) {
+      std::remove(scratch.c_str());
+      return absl::InternalError(absl::StrCat("cannot write ", scratch));
+    }
+  }
+  if (std::rename(scratch.c_str(), entry.c_str()) != 0) {
+    std::remove(scratch.c_str());
+    return absl::InternalError(
+        absl::StrCat("cannot move ", scratch, " to ", entry));
+  }
+  return absl::OkStatus();
 }
 
 // The compiler's path and version text, asked once per compiler.
@@ -264,6 +296,34 @@ std::string Fingerprint128(absl::string_view data) {
   const uint64_t a = Mix(Fnv1a(data, 0xcbf29ce484222325ULL) ^ data.size());
   const uint64_t b = Mix(Fnv1a(data, 0x84222325cbf29ce4ULL) + data.size());
   return absl::StrFormat("%016x%016x", a, b);
+}
+
+absl::StatusOr<std::string> CachedArtifact(
+    absl::string_view kind, const std::string& key, absl::string_view extension,
+    const std::function<absl::StatusOr<std::string>()>& build,
+    const KernelCompilerOptions& options, KernelBuildStats* stats) {
+  KernelBuildStats local;
+  if (stats == nullptr) stats = &local;
+  const std::string dir = absl::StrCat(CacheRoot(options), "/", kind);
+  const std::string entry = absl::StrCat(dir, "/", key, extension);
+  stats->path = entry;
+  stats->cache_hit = false;
+  if (access(entry.c_str(), R_OK) == 0) {
+    if (EntryIsIntact(entry)) {
+      absl::StatusOr<std::string> bytes = ReadFile(entry);
+      if (bytes.ok()) {
+        stats->cache_hit = true;
+        bytes->resize(bytes->size() - kTrailerSize);
+        return bytes;
+      }
+    }
+    stats->rebuilt_corrupt_entry = true;
+  }
+  absl::StatusOr<std::string> bytes = build();
+  if (!bytes.ok()) return bytes.status();
+  // A cache that cannot be written costs the next run a compile, no more.
+  if (MakeDirectories(dir).ok()) WriteEntry(dir, entry, *bytes).IgnoreError();
+  return bytes;
 }
 
 absl::StatusOr<std::string> FindHostCompiler() {

@@ -11,6 +11,7 @@
 #ifndef KILN_BACKENDS_CPU_KERNEL_COMPILER_H_
 #define KILN_BACKENDS_CPU_KERNEL_COMPILER_H_
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -71,6 +72,19 @@ std::vector<std::string> KernelCompilerFlags(const KernelCompilerOptions& o);
 absl::StatusOr<std::shared_ptr<KernelLibrary>> BuildKernelLibrary(
     const std::string& source, const KernelCompilerOptions& options,
     KernelBuildStats* stats = nullptr, absl::string_view prelude = "");
+
+// A content-addressed entry of the kernel cache for another backend's
+// compiled kernels (the gpu backend's PTX or cubin): the bytes stored at
+// $cache/<kind>/<key><extension> with the same trailer and atomic writes
+// as the compiled kernels. Returns the stored bytes when the entry is
+// intact, else `build()`'s, which it stores first (a failed store is not
+// an error: the bytes are still returned). `key` is a Fingerprint128 of
+// everything the bytes depend on. Fills stats->cache_hit, path and
+// rebuilt_corrupt_entry (compile_seconds is the caller's to fill).
+absl::StatusOr<std::string> CachedArtifact(
+    absl::string_view kind, const std::string& key, absl::string_view extension,
+    const std::function<absl::StatusOr<std::string>()>& build,
+    const KernelCompilerOptions& options, KernelBuildStats* stats = nullptr);
 
 // 32 hex digits: a stable 128-bit fingerprint (two FNV-1a lanes with a
 // final mix). Not cryptographic: it guards against accidents, not attacks.

@@ -50,6 +50,12 @@ absl::Status KernelThunk::Run(RunState& state) const {
   return absl::OkStatus();
 }
 
+void KernelThunk::SlotUse(std::vector<int64_t>* reads,
+                          std::vector<int64_t>* writes) const {
+  reads->insert(reads->end(), inputs_.begin(), inputs_.end());
+  writes->insert(writes->end(), outputs_.begin(), outputs_.end());
+}
+
 std::string KernelThunk::ToString() const {
   return absl::StrCat("kernel ", symbol_, " (", name_, ") in=", Slots(inputs_),
                       " out=", Slots(outputs_));
@@ -100,6 +106,13 @@ absl::Status DotThunk::Run(RunState& state) const {
     Narrow(type, result, out);
   }
   return absl::OkStatus();
+}
+
+void DotThunk::SlotUse(std::vector<int64_t>* reads,
+                       std::vector<int64_t>* writes) const {
+  reads->push_back(lhs_);
+  reads->push_back(rhs_);
+  writes->push_back(out_);
 }
 
 std::string DotThunk::ToString() const {
@@ -164,6 +177,12 @@ absl::Status FallbackThunk::Run(RunState& state) const {
   if (!result.ok()) return result.status();
   WriteValue(*result, result_, state);
   return absl::OkStatus();
+}
+
+void FallbackThunk::SlotUse(std::vector<int64_t>* reads,
+                            std::vector<int64_t>* writes) const {
+  for (const ValueTree& operand : operands_) AppendSlots(operand, reads);
+  AppendSlots(result_, writes);
 }
 
 std::string FallbackThunk::ToString() const {

@@ -46,10 +46,17 @@ struct ValueTree {
 // One execution's state: each slot's address, and the evaluator context
 // that fallback thunks share (its rng state lives across the run).
 struct Program;
+class DeviceMemory;
 struct RunState {
   const Program* program = nullptr;  // Whose slots `addresses` are.
   std::vector<uint8_t*> addresses;
   eval::EvalContext* eval = nullptr;
+  // Set when the values live on a device (device_runtime.h): every
+  // address is then a device address, and the thunks run through it.
+  DeviceMemory* device = nullptr;
+  // What `device` keeps for this binding of the program's slots (the
+  // kernels' pointer tables on the device).
+  std::shared_ptr<void> binding;
 };
 
 class Thunk {
@@ -60,6 +67,12 @@ class Thunk {
   virtual std::string ToString() const = 0;
   // The programs this thunk runs (a while's condition and body, ...).
   virtual std::vector<Program*> NestedPrograms() const { return {}; }
+  // The slots of its program that this thunk reads and writes, for a
+  // runtime whose values live elsewhere (the gpu backend copies them to
+  // the host and back around a thunk it has no device path for). Control
+  // thunks, which run nested programs, report none.
+  virtual void SlotUse(std::vector<int64_t>* reads,
+                       std::vector<int64_t>* writes) const {}
 };
 
 // A computation lowered to steps: its slots, its thunks in order, its
@@ -83,10 +96,15 @@ class KernelThunk : public Thunk {
         symbol_(std::move(symbol)),
         inputs_(std::move(inputs)),
         outputs_(std::move(outputs)) {}
+  const std::string& name() const { return name_; }  // The instruction.
   const std::string& symbol() const { return symbol_; }
+  const std::vector<int64_t>& inputs() const { return inputs_; }
+  const std::vector<int64_t>& outputs() const { return outputs_; }
   void set_function(KernelFunction function) { function_ = function; }
   absl::Status Run(RunState& state) const override;
   std::string ToString() const override;
+  void SlotUse(std::vector<int64_t>* reads,
+               std::vector<int64_t>* writes) const override;
 
  private:
   std::string name_;
@@ -140,6 +158,13 @@ class DotThunk : public LibraryThunk {
         out_(out) {}
   absl::Status Run(RunState& state) const override;
   std::string ToString() const override;
+  void SlotUse(std::vector<int64_t>* reads,
+               std::vector<int64_t>* writes) const override;
+  const Instruction& instruction() const { return dot_; }
+  const Dimensions& dimensions() const { return dims_; }
+  int64_t lhs() const { return lhs_; }
+  int64_t rhs() const { return rhs_; }
+  int64_t out() const { return out_; }
 
  private:
   template <typename T>
@@ -162,6 +187,9 @@ class FallbackThunk : public Thunk {
         label_(std::move(label)) {}
   absl::Status Run(RunState& state) const override;
   std::string ToString() const override;
+  void SlotUse(std::vector<int64_t>* reads,
+               std::vector<int64_t>* writes) const override;
+  const Instruction& instruction() const { return instruction_; }
 
  private:
   const Instruction& instruction_;

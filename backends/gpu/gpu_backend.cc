@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "backends/cpu/loop_emitter.h"
 #include "backends/gpu/cuda_driver.h"
+#include "backends/gpu/device_executor.h"
 #include "backends/gpu/nvrtc_compiler.h"
 
 // Written by backends/cpu/embed.sh (its namespace).
@@ -60,12 +61,17 @@ std::unique_ptr<Backend> MakeDeviceBackend() {
   config.extra_emitter = [](const std::string& unit) {
     return CompileToPtx(unit, "compute_80");
   };
-  absl::Status device = CudaDeviceStatus();
-  config.cannot_run =
-      device.ok() ? "the gpu backend's device runtime (module loading, "
-                    "launches, cuBLAS) is not built yet; use "
-                    "--backend=gpu-emulated to run the same kernels on the CPU"
-                  : std::string(device.message());
+  absl::StatusOr<const CudaDevice*> device = GetCudaDevice();
+  if (!device.ok()) {
+    // Without a device every run fails at once; compiling and emitting
+    // still work.
+    config.cannot_run = std::string(device.status().message());
+  } else {
+    config.device_loader = [device = *device](const std::string& unit,
+                                              const cpu::Program& entry) {
+      return LoadDeviceExecutor(*device, unit, entry);
+    };
+  }
   return std::make_unique<cpu::CpuBackend>(cpu::KernelCompilerOptions{},
                                            std::move(config));
 }

@@ -32,6 +32,9 @@ struct Nvrtc {
   int (*ptx_size)(Program, size_t*);
   int (*ptx)(Program, char*);
   int (*destroy)(Program*);
+  // NVRTC 11.1 and later: machine code for an sm_XY architecture.
+  int (*cubin_size)(Program, size_t*);
+  int (*cubin)(Program, char*);
 };
 
 absl::StatusOr<Nvrtc> LoadNvrtc() {
@@ -63,8 +66,15 @@ absl::StatusOr<Nvrtc> LoadNvrtc() {
   find(nvrtc.ptx, "nvrtcGetPTX");
   find(nvrtc.destroy, "nvrtcDestroyProgram");
   if (!complete) return absl::UnavailableError("NVRTC lacks a function");
+  nvrtc.cubin_size = reinterpret_cast<int (*)(Program, size_t*)>(
+      dlsym(library, "nvrtcGetCUBINSize"));
+  nvrtc.cubin = reinterpret_cast<int (*)(Program, char*)>(
+      dlsym(library, "nvrtcGetCUBIN"));
   return nvrtc;
 }
+
+absl::StatusOr<std::string> Compile(const std::string& source,
+                                    absl::string_view architecture, bool cubin);
 
 const absl::StatusOr<Nvrtc>& GetNvrtc() {
   static const auto* const nvrtc = new absl::StatusOr<Nvrtc>(LoadNvrtc());
@@ -116,6 +126,24 @@ std::string InstructionAtLine(absl::string_view source, int line) {
 
 absl::StatusOr<std::string> CompileToPtx(const std::string& source,
                                          absl::string_view architecture) {
+  return Compile(source, architecture, /*cubin=*/false);
+}
+
+absl::StatusOr<std::string> CompileToCubin(const std::string& source,
+                                           absl::string_view architecture) {
+  const absl::StatusOr<Nvrtc>& loaded = GetNvrtc();
+  if (!loaded.ok()) return loaded.status();
+  if (loaded->cubin == nullptr || loaded->cubin_size == nullptr) {
+    return absl::UnimplementedError("this NVRTC has no nvrtcGetCUBIN");
+  }
+  return Compile(source, architecture, /*cubin=*/true);
+}
+
+namespace {
+
+absl::StatusOr<std::string> Compile(const std::string& source,
+                                    absl::string_view architecture,
+                                    bool cubin) {
   const absl::StatusOr<Nvrtc>& loaded = GetNvrtc();
   if (!loaded.ok()) return loaded.status();
   const Nvrtc& nvrtc = *loaded;
@@ -154,7 +182,11 @@ absl::StatusOr<std::string> CompileToPtx(const std::string& source,
   if (size > 0) nvrtc.log(program, log.data());
   while (!log.empty() && log.back() == '\0') log.pop_back();
   std::string ptx;
-  if (error == 0) {
+  if (error == 0 && cubin) {
+    nvrtc.cubin_size(program, &size);
+    ptx.assign(size, '\0');
+    nvrtc.cubin(program, ptx.data());
+  } else if (error == 0) {
     nvrtc.ptx_size(program, &size);
     ptx.assign(size, '\0');
     nvrtc.ptx(program, ptx.data());
@@ -169,4 +201,5 @@ absl::StatusOr<std::string> CompileToPtx(const std::string& source,
   return ptx;
 }
 
+}  // namespace
 }  // namespace kiln::gpu

@@ -24,6 +24,12 @@ std::string CudaHome();
 absl::StatusOr<std::string> CompileToPtx(const std::string& source,
                                          absl::string_view architecture);
 
+// Machine code (a cubin) of `source` for `architecture` ("sm_90"), with
+// the same options and errors as CompileToPtx; Unimplemented when this
+// NVRTC cannot write cubins.
+absl::StatusOr<std::string> CompileToCubin(const std::string& source,
+                                           absl::string_view architecture);
+
 // The instruction whose kernel holds line `line` (1-based) of `source`:
 // the nearest "// NAME" line before it, or "".
 std::string InstructionAtLine(absl::string_view source, int line);
