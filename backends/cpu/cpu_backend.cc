@@ -1,5 +1,6 @@
 #include "backends/cpu/cpu_backend.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -527,6 +528,14 @@ absl::StatusOr<std::string> CpuExecutable::Emit(absl::string_view what) const {
       return std::string("// no generated kernels\n");
     }
     return absl::StrCat(Prelude(), lowered_.kernel_source);
+  }
+  if (what == "device_times" && device_ != nullptr) {
+    // "MIN MEDIAN COUNT" in seconds, for `kiln bench`.
+    std::vector<double> times = device_->DeviceSeconds();
+    if (times.empty()) return std::string("0 0 0\n");
+    std::sort(times.begin(), times.end());
+    return absl::StrFormat("%.9f %.9f %d\n", times.front(),
+                           times[times.size() / 2], times.size());
   }
   if (what == "thunks") {
     if (program_ == nullptr) {

@@ -62,6 +62,10 @@ class DeviceExecutor {
   // Lines for `kiln compile --emit=stats`: what runs on the device and
   // what falls back to the host.
   virtual std::string Stats() const = 0;
+  // The device's time of each execution so far (from its first thunk to
+  // the device finishing the last, without the argument and result
+  // copies), for `kiln bench`.
+  virtual std::vector<double> DeviceSeconds() const = 0;
 };
 
 }  // namespace kiln::cpu

@@ -1,6 +1,7 @@
 #include "backends/gpu/device_executor.h"
 
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -121,6 +122,10 @@ class GpuExecutor : public cpu::DeviceExecutor, public cpu::DeviceMemory {
                               const Shape& result_shape,
                               eval::EvalContext& eval) override;
   std::string Stats() const override;
+  std::vector<double> DeviceSeconds() const override {
+    absl::MutexLock lock(&mutex_);
+    return device_seconds_;
+  }
 
   // DeviceMemory.
   absl::Status RunThunk(const Thunk& thunk, RunState& state) override;
@@ -148,6 +153,7 @@ class GpuExecutor : public cpu::DeviceExecutor, public cpu::DeviceMemory {
                           const RunState& state, Literal& result);
   DeviceArena TakeArena();
   void ReturnArena(DeviceArena arena);
+  void RecordTime(double seconds);
 
   const CudaDevice& device_;
   const CudaDriver& driver_;
@@ -162,8 +168,9 @@ class GpuExecutor : public cpu::DeviceExecutor, public cpu::DeviceMemory {
   absl::flat_hash_set<const Thunk*> dots_on_host_;
   std::atomic<int64_t> host_round_trips_{0};
 
-  absl::Mutex mutex_;
+  mutable absl::Mutex mutex_;
   std::vector<DeviceArena> arenas_ ABSL_GUARDED_BY(mutex_);
+  std::vector<double> device_seconds_ ABSL_GUARDED_BY(mutex_);
   std::deque<std::string> recent_launches_ ABSL_GUARDED_BY(mutex_);
 };
 
@@ -458,6 +465,12 @@ absl::Status GpuExecutor::RunThunk(const Thunk& thunk, RunState& state) {
   return OnHost(thunk, state);
 }
 
+void GpuExecutor::RecordTime(double seconds) {
+  absl::MutexLock lock(&mutex_);
+  // The first 10000 executions: enough for any benchmark.
+  if (device_seconds_.size() < 10000) device_seconds_.push_back(seconds);
+}
+
 DeviceArena GpuExecutor::TakeArena() {
   absl::MutexLock lock(&mutex_);
   if (arenas_.empty()) return nullptr;
@@ -551,10 +564,18 @@ absl::StatusOr<Literal> GpuExecutor::Run(
   absl::Status status = state.status();
   if (status.ok()) {
     state->eval = &eval;
+    const auto start = std::chrono::steady_clock::now();
     for (const auto& thunk : entry_.thunks) {
       status = RunThunk(*thunk, *state);
       if (!status.ok()) break;
     }
+    if (CuResult error = status.ok() ? driver_.ctx_synchronize() : 0;
+        error != 0) {
+      status = AsyncError(error, "cuCtxSynchronize after the execution");
+    }
+    RecordTime(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count());
   }
   if (status.ok()) {
     std::vector<int64_t> path;

@@ -9,11 +9,12 @@
 //                 emulation shim (emulation/cuda_shim.h) by the CPU
 //                 backend's kernel compiler and cache, and run on the CPU;
 //                 library calls (dot, convolution) are the CPU backend's.
-//   gpu           the same lowering for a device (kernels compiled by
-//                 NVRTC); `kiln compile --emit=cuda|thunks|stats` works
-//                 without one. Running needs the CUDA driver
-//                 (cuda_driver.h); without it every run fails with
-//                 kNoDevice.
+//   gpu           the same lowering for a device: kernels compiled by
+//                 NVRTC and run through the CUDA driver (device_executor.h:
+//                 device memory, launches, cuBLAS, host fallbacks);
+//                 `kiln compile --emit=cuda|ptx|thunks|stats` works
+//                 without a device. Without the driver (cuda_driver.h)
+//                 every run fails at once with kNoDevice.
 #ifndef KILN_BACKENDS_GPU_GPU_BACKEND_H_
 #define KILN_BACKENDS_GPU_GPU_BACKEND_H_
 

@@ -233,14 +233,31 @@ absl::Status Bench(const std::string& path) {
   const double best = times.front();
   const double median = times[times.size() / 2];
   const Cost cost = EstimateCost(**module);
+  // A device backend (gpu) also says how long the device itself took,
+  // without copying the arguments in and the result out.
+  double device_min = 0, device_median = 0;
+  if (absl::StatusOr<std::string> device = executable.Emit("device_times");
+      device.ok()) {
+    std::sscanf(device->c_str(), "%lf %lf", &device_min, &device_median);
+  }
   if (absl::GetFlag(FLAGS_json)) {
     WriteStdout(absl::StrFormat(
         "{\"compile_cold_s\": %.6f, \"compile_warm_s\": %.6f, "
         "\"run_min_s\": %.9f, \"run_median_s\": %.9f, \"runs\": %d, "
-        "\"flops\": %.0f, \"bytes\": %.0f}\n",
+        "\"flops\": %.0f, \"bytes\": %.0f%s}\n",
         compiled->cold_seconds, compiled->warm_seconds, best, median, runs,
-        cost.flops, cost.bytes));
+        cost.flops, cost.bytes,
+        device_min > 0 ? absl::StrFormat(", \"device_min_s\": %.9f, "
+                                         "\"device_median_s\": %.9f",
+                                         device_min, device_median)
+                       : ""));
     return absl::OkStatus();
+  }
+  if (device_min > 0) {
+    WriteStdout(absl::StrFormat(
+        "device:  %.3f ms min, %.3f ms median (without the copies in and "
+        "out; %.2f GB/s at the min)\n",
+        1e3 * device_min, 1e3 * device_median, cost.bytes / device_min / 1e9));
   }
   WriteStdout(absl::StrFormat(
       "compile: %.1f ms cold, %.1f ms warm\n"
