@@ -45,7 +45,7 @@ absl::StatusOr<std::string> Image(const std::string& unit,
                                   cpu::KernelBuildStats* stats) {
   const std::string key = cpu::Fingerprint128(
       absl::StrCat(unit, "\n", kind.cubin ? "cubin " : "ptx ",
-                   kind.architecture, "\n", CudaHome()));
+                   kind.architecture, "\n", NvrtcIdentity()));
   const auto start = std::chrono::steady_clock::now();
   absl::StatusOr<std::string> image = cpu::CachedArtifact(
       "gpu", key, kind.cubin ? ".cubin" : ".ptx",

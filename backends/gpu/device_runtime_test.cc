@@ -270,12 +270,18 @@ ENTRY e {
   ASSERT_NE(second, nullptr);
   EXPECT_TRUE(absl::StrContains(*second->Emit("stats"), "kernel cache hit"))
       << *second->Emit("stats");
-  bool found = false;
-  for (const auto& entry :
-       std::filesystem::directory_iterator(cache_ + "/gpu")) {
-    found |= entry.path().extension() == ".cubin";
-  }
-  EXPECT_TRUE(found);
+  // The entry is the path the stats name; a torn one is rebuilt.
+  const std::string stats = *second->Emit("stats");
+  const size_t at = stats.find(cache_ + "/gpu/");
+  ASSERT_NE(at, std::string::npos) << stats;
+  const std::string path = stats.substr(at, stats.find('\n', at) - at);
+  ASSERT_TRUE(std::filesystem::exists(path)) << path;
+  std::filesystem::resize_file(path, std::filesystem::file_size(path) / 2);
+  std::unique_ptr<Executable> third = Compile(text);
+  ASSERT_NE(third, nullptr);
+  EXPECT_TRUE(absl::StrContains(*third->Emit("stats"),
+                                "kernel cache miss (corrupt entry rebuilt)"))
+      << *third->Emit("stats");
 }
 
 }  // namespace

@@ -35,15 +35,21 @@ struct Nvrtc {
   // NVRTC 11.1 and later: machine code for an sm_XY architecture.
   int (*cubin_size)(Program, size_t*);
   int (*cubin)(Program, char*);
+  int (*version)(int*, int*);  // May be missing.
+  std::string path;            // The library loaded.
 };
 
 absl::StatusOr<Nvrtc> LoadNvrtc() {
   void* library = nullptr;
+  std::string nvrtc_path;
   for (const std::string& path :
        {CudaHome() + "/lib64/libnvrtc.so.13", CudaHome() + "/lib64/libnvrtc.so",
         std::string("libnvrtc.so.13"), std::string("libnvrtc.so")}) {
     library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (library != nullptr) break;
+    if (library != nullptr) {
+      nvrtc_path = path;
+      break;
+    }
   }
   if (library == nullptr) {
     return absl::UnavailableError(absl::StrCat(
@@ -109,6 +115,14 @@ std::string AnnotatedLog(const std::string& log, absl::string_view source) {
 std::string CudaHome() {
   const char* home = std::getenv("CUDA_HOME");
   return home != nullptr && *home != '\0' ? home : "/usr/local/cuda";
+}
+
+std::string NvrtcIdentity() {
+  const absl::StatusOr<Nvrtc>& nvrtc = GetNvrtc();
+  if (!nvrtc.ok()) return "no NVRTC";
+  int major = 0, minor = 0;
+  if (nvrtc->version != nullptr) nvrtc->version(&major, &minor);
+  return absl::StrCat("NVRTC ", major, ".", minor, " ", nvrtc->path);
 }
 
 std::string InstructionAtLine(absl::string_view source, int line) {

@@ -30,6 +30,10 @@ absl::StatusOr<std::string> CompileToPtx(const std::string& source,
 absl::StatusOr<std::string> CompileToCubin(const std::string& source,
                                            absl::string_view architecture);
 
+// NVRTC's version and the library's path ("no NVRTC" when it does not
+// load): part of the kernel cache's key for device images.
+std::string NvrtcIdentity();
+
 // The instruction whose kernel holds line `line` (1-based) of `source`:
 // the nearest "// NAME" line before it, or "".
 std::string InstructionAtLine(absl::string_view source, int line);
