@@ -73,11 +73,14 @@ note "device: $(nvidia-smi --query-gpu=name,driver_version \
 note "$(grep -E '^device' "${out}/probe_stats.txt" | head -n 2)"
 
 # 2. Conformance on the device (expectations: spec_tests/expectations/gpu.txt
-# when it exists). The cover sample first; the pairs with half the time
-# left, so that the benchmarks still run.
+# when it exists). The cover sample first; the pairs with the time left
+# but 150 s, so that the benchmarks still run. Each case runs in a process
+# of its own (--isolate): a kernel's fault poisons its CUDA context for
+# the rest of the process, and must fail that case only.
 conform() {
   local sample="$1" limit="$2"
-  timeout "${limit}" "${kiln}" conform --backend=gpu --sample="${sample}" \
+  timeout "${limit}" "${kiln}" conform --backend=gpu --isolate \
+    --sample="${sample}" \
     --report="${out}/conformance_${sample}" spec_tests \
     >"${out}/conformance_${sample}.txt" 2>&1
   local status=$?

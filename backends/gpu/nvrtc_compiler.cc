@@ -56,7 +56,7 @@ absl::StatusOr<Nvrtc> LoadNvrtc() {
         "cannot load NVRTC (libnvrtc.so.13) from ", CudaHome(),
         "/lib64 or the loader's path; set CUDA_HOME to the CUDA toolkit"));
   }
-  Nvrtc nvrtc;
+  Nvrtc nvrtc = {};
   bool complete = true;
   auto find = [&](auto& function, const char* name) {
     function = reinterpret_cast<std::remove_reference_t<decltype(function)>>(
@@ -76,6 +76,9 @@ absl::StatusOr<Nvrtc> LoadNvrtc() {
       dlsym(library, "nvrtcGetCUBINSize"));
   nvrtc.cubin = reinterpret_cast<int (*)(Program, char*)>(
       dlsym(library, "nvrtcGetCUBIN"));
+  nvrtc.version =
+      reinterpret_cast<int (*)(int*, int*)>(dlsym(library, "nvrtcVersion"));
+  nvrtc.path = nvrtc_path;
   return nvrtc;
 }
 
