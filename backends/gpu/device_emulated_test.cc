@@ -18,6 +18,7 @@
 #include "backends/gpu/gpu_backend.h"
 #include "backends/gpu/testing/fake_driver.h"
 #include "compiler/text/parser.h"
+#include "compiler/text/xla_dumps/dump_files.h"
 #include "gtest/gtest.h"
 
 namespace kiln::gpu {
@@ -65,10 +66,15 @@ class DeviceEmulatedTest : public ::testing::Test {
     absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(text);
     EXPECT_TRUE(module.ok()) << module.status();
     if (!module.ok()) return "";
+    return ExpectModuleSameAsReference(**module, text);
+  }
+
+  std::string ExpectModuleSameAsReference(const Module& module,
+                                          const std::string& text) {
     // The emulated executable loads the kernel library; the same source
     // and prelude find it again in the kernel cache.
     absl::StatusOr<std::unique_ptr<Executable>> host =
-        MakeEmulatedBackend()->Compile(**module, CompileOptions());
+        MakeEmulatedBackend()->Compile(module, CompileOptions());
     EXPECT_TRUE(host.ok()) << host.status();
     if (!host.ok()) return "";
     std::string source = *(*host)->Emit("cuda");
@@ -81,8 +87,7 @@ class DeviceEmulatedTest : public ::testing::Test {
     }
     std::unique_ptr<Backend> gpu = MakeDeviceBackend();
     const std::string stats =
-        cpu::CompareBackendWithReference(*gpu, **module, 3, text, "stats")
-            .stats;
+        cpu::CompareBackendWithReference(*gpu, module, 3, text, "stats").stats;
     library_ = nullptr;
     return stats;
   }
@@ -184,6 +189,24 @@ ENTRY e {
   EXPECT_TRUE(absl::StrContains(stats, "on host: fallback cholesky")) << stats;
   EXPECT_TRUE(absl::StrContains(stats, "device library calls (cuBLAS): 1"))
       << stats;
+}
+
+// The XLA dumps through the device runtime: minutes (each dump is compiled
+// by NVRTC and by the host compiler), so run by hand with
+// --test_timeout=1200 --test_arg=--gtest_also_run_disabled_tests
+// --test_arg=--gtest_filter=*Dump*.
+TEST_F(DeviceEmulatedTest, DISABLED_EveryXlaDumpMatchesTheEvaluator) {
+  for (const std::string& path : DumpFiles()) {
+    // The float8 dumps' kernels are refused on the device (their
+    // conversion routines are host functions; device_executor.h).
+    if (absl::StrContains(path, "float8_types")) continue;
+    ParseOptions options;
+    options.filename = path;
+    absl::StatusOr<std::unique_ptr<Module>> module =
+        ParseModule(ReadDump(path), options);
+    ASSERT_TRUE(module.ok()) << module.status();
+    ExpectModuleSameAsReference(**module, path);
+  }
 }
 
 }  // namespace
