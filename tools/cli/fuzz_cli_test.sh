@@ -29,6 +29,13 @@ expect_grep 'A\.\.B' "${WORK}/err" "bad seeds"
 expect_status 2 "bad oracle" -- "${KILN}" fuzz --oracle=bogus
 expect_status 2 "bad backend" -- "${KILN}" fuzz --backend=nonesuch
 expect_status 2 "replay of nothing" -- "${KILN}" fuzz --replay="${WORK}/none"
+expect_status 2 "bad referee" -- "${KILN}" fuzz --referee=nonesuch
+expect_grep '^--referee: ' "${WORK}/err" "bad referee"
+# A referee is consulted only on a mismatch: a clean campaign stays clean.
+expect_status 0 "referee on a clean campaign" -- "${KILN}" fuzz --seeds=0..9 \
+  --oracle=backend --backend=reference --referee=reference
+expect_grep '^10 cases, 10 checks, [0-9]+ skipped, 0 findings' "${WORK}/out" \
+  "referee summary"
 
 # A deliberately wrong pass (kiln_with_test_passes: add becomes subtract)
 # is found, blamed, written under --out only, and replayed.
