@@ -3,6 +3,7 @@
 #include <memory>
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "compiler/text/parser.h"
 #include "compiler/text/printer.h"
 #include "compiler/verifier/verifier.h"
@@ -12,6 +13,29 @@
 
 namespace kiln::fuzz {
 namespace {
+
+// `module` on one argument of `shape` holding 1, 2, 3, ..., reduced while
+// the test pipeline (add becomes subtract) still changes its result.
+absl::StatusOr<Reduced> ReduceAddToSubtract(const Module& module,
+                                            const Shape& shape) {
+  absl::StatusOr<Literal> argument = Literal::Create(shape);
+  if (!argument.ok()) return argument.status();
+  for (int64_t i = 0; i < argument->element_count(); ++i) {
+    argument->SetDouble(i, i + 1);
+  }
+  Case c;
+  c.module = &module;
+  c.arguments.emplace_back();
+  c.arguments[0].push_back(*std::move(argument));
+  OracleOptions options;
+  options.pipeline = "test-add-to-subtract";
+  const Outcome outcome = RunOracle(OracleKind::kPipeline, c, nullptr, options);
+  if (!outcome.finding()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("no finding: ", outcome.detail));
+  }
+  return ReduceCase(OracleKind::kPipeline, c, nullptr, options, outcome);
+}
 
 TEST(CutLiteralTest, KeepsTheLeadingCorner) {
   absl::StatusOr<Literal> matrix =
@@ -70,20 +94,8 @@ ENTRY e {
 }
 )");
   ASSERT_TRUE(module.ok()) << module.status();
-  absl::StatusOr<Literal> argument =
-      Literal::Create(Shape::Array(ElementType::kF32, {4, 3}));
-  ASSERT_TRUE(argument.ok());
-  for (int64_t i = 0; i < 12; ++i) argument->SetDouble(i, i + 1);
-  Case c;
-  c.module = module->get();
-  c.arguments.emplace_back();
-  c.arguments[0].push_back(*std::move(argument));
-  OracleOptions options;
-  options.pipeline = "test-add-to-subtract";
-  const Outcome outcome = RunOracle(OracleKind::kPipeline, c, nullptr, options);
-  ASSERT_TRUE(outcome.finding()) << outcome.detail;
   absl::StatusOr<Reduced> reduced =
-      ReduceCase(OracleKind::kPipeline, c, nullptr, options, outcome);
+      ReduceAddToSubtract(**module, Shape::Array(ElementType::kF32, {4, 3}));
   ASSERT_TRUE(reduced.ok()) << reduced.status();
   const std::string text = PrintModule(*reduced->module);
   EXPECT_TRUE(DimensionSizes(*reduced->module).empty()) << text;
@@ -204,20 +216,8 @@ ENTRY e {
 }
 )");
   ASSERT_TRUE(module.ok()) << module.status();
-  absl::StatusOr<Literal> argument =
-      Literal::Create(Shape::Array(ElementType::kF32, {6}));
-  ASSERT_TRUE(argument.ok());
-  for (int64_t i = 0; i < 6; ++i) argument->SetDouble(i, i + 1);
-  Case c;
-  c.module = module->get();
-  c.arguments.emplace_back();
-  c.arguments[0].push_back(*std::move(argument));
-  OracleOptions options;
-  options.pipeline = "test-add-to-subtract";
-  const Outcome outcome = RunOracle(OracleKind::kPipeline, c, nullptr, options);
-  ASSERT_TRUE(outcome.finding()) << outcome.detail;
   absl::StatusOr<Reduced> reduced =
-      ReduceCase(OracleKind::kPipeline, c, nullptr, options, outcome);
+      ReduceAddToSubtract(**module, Shape::Array(ElementType::kF32, {6}));
   ASSERT_TRUE(reduced.ok()) << reduced.status();
   const std::string text = PrintModule(*reduced->module);
   EXPECT_EQ(text.find("stride="), std::string::npos) << text;
