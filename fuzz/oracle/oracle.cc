@@ -452,6 +452,12 @@ absl::StatusOr<std::unique_ptr<Backend>> CreateBackend(
   return BackendRegistry::Global().Create(spec);
 }
 
+absl::StatusOr<std::unique_ptr<Backend>> CreateBackendIfNamed(
+    const std::string& spec, double time_limit_seconds) {
+  if (spec.empty()) return std::unique_ptr<Backend>();
+  return CreateBackend(spec, time_limit_seconds);
+}
+
 absl::StatusOr<std::unique_ptr<Module>> CopyModule(const Module& module) {
   ParseOptions options;
   return ParseModule(PrintModule(module), options);

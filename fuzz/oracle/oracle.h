@@ -94,6 +94,11 @@ Outcome RunOracle(OracleKind kind, const Case& c, Backend* backend,
 absl::StatusOr<std::unique_ptr<Backend>> CreateBackend(
     const std::string& spec, double time_limit_seconds);
 
+// CreateBackend, or null for an empty `spec` (an optional backend such
+// as the referee).
+absl::StatusOr<std::unique_ptr<Backend>> CreateBackendIfNamed(
+    const std::string& spec, double time_limit_seconds);
+
 // Whether results depend on more than one device: collectives, replica-id
 // or partition-id anywhere. Without them each device's result is a
 // one-device evaluation of its arguments.

@@ -82,29 +82,9 @@ absl::StatusOr<std::unique_ptr<Module>> WithoutParameter(const Module& module,
   absl::StatusOr<std::unique_ptr<Module>> copy = CopyModule(module);
   if (!copy.ok()) return copy.status();
   (*copy)->config().entry_computation_layout.reset();
-  const std::string text = PrintModule(**copy, ShortParsablePrintOptions());
-  const size_t entry = text.find("\nENTRY ");
-  if (entry == std::string::npos) return absl::NotFoundError("no ENTRY");
-  std::string result = text.substr(0, entry);
-  const std::vector<std::string> lines =
-      absl::StrSplit(absl::string_view(text).substr(entry), '\n');
-  for (const std::string& line : lines) {
-    int64_t n = -1;
-    std::string digits;
-    if (RE2::PartialMatch(line, " parameter\\(([0-9]+)\\)$", &digits) &&
-        absl::SimpleAtoi(digits, &n)) {
-      if (n == number) continue;
-      if (n > number) {
-        std::string renumbered = line;
-        RE2::Replace(&renumbered, " parameter\\([0-9]+\\)$",
-                     absl::StrCat(" parameter(", n - 1, ")"));
-        absl::StrAppend(&result, renumbered, "\n");
-        continue;
-      }
-    }
-    absl::StrAppend(&result, line, "\n");
-  }
-  return ParseModule(result);
+  return ParseModule(WithoutParameterLines(
+      PrintModule(**copy, ShortParsablePrintOptions()),
+      absl::StrCat("ENTRY ", (*copy)->entry()->name(), " {"), number, 1));
 }
 
 bool Same(const Outcome& a, const Outcome& b) {

@@ -405,33 +405,6 @@ int64_t CallersOf(const Module& module, const Computation* callee) {
   return callers;
 }
 
-// `text` (short-parsable form) without parameters `first` and `first + 1`
-// of computation `name`, the later ones renumbered.
-std::string WithoutTwoParameters(const std::string& text,
-                                 const std::string& name, int64_t first) {
-  std::string result;
-  bool inside = false;
-  for (const std::string& line :
-       std::vector<std::string>(absl::StrSplit(text, '\n'))) {
-    if (line == absl::StrCat(name, " {")) inside = true;
-    if (inside && line == "}") inside = false;
-    std::string digits;
-    int64_t number = -1;
-    if (inside &&
-        RE2::PartialMatch(line, " parameter\\(([0-9]+)\\)$", &digits) &&
-        absl::SimpleAtoi(digits, &number) && number >= first) {
-      if (number <= first + 1) continue;
-      std::string renumbered = line;
-      RE2::Replace(&renumbered, " parameter\\([0-9]+\\)$",
-                   absl::StrCat(" parameter(", number - 2, ")"));
-      absl::StrAppend(&result, renumbered, "\n");
-      continue;
-    }
-    absl::StrAppend(&result, line, "\n");
-  }
-  return result;
-}
-
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<Module>> WithoutSortOperand(
@@ -493,8 +466,34 @@ absl::StatusOr<std::unique_ptr<Module>> WithoutSortOperand(
     (void)dce->Run(**copy);
   }
   return ParseModule(
-      WithoutTwoParameters(PrintModule(**copy, ShortParsablePrintOptions()),
-                           comparator->name(), 2 * k));
+      WithoutParameterLines(PrintModule(**copy, ShortParsablePrintOptions()),
+                            absl::StrCat(comparator->name(), " {"), 2 * k, 2));
+}
+
+std::string WithoutParameterLines(const std::string& text,
+                                  const std::string& header, int64_t first,
+                                  int64_t count) {
+  std::string result;
+  bool inside = false;
+  for (const std::string& line :
+       std::vector<std::string>(absl::StrSplit(text, '\n'))) {
+    if (line == header) inside = true;
+    if (inside && line == "}") inside = false;
+    std::string digits;
+    int64_t number = -1;
+    if (inside &&
+        RE2::PartialMatch(line, " parameter\\(([0-9]+)\\)$", &digits) &&
+        absl::SimpleAtoi(digits, &number) && number >= first) {
+      if (number < first + count) continue;
+      std::string renumbered = line;
+      RE2::Replace(&renumbered, " parameter\\([0-9]+\\)$",
+                   absl::StrCat(" parameter(", number - count, ")"));
+      absl::StrAppend(&result, renumbered, "\n");
+      continue;
+    }
+    absl::StrAppend(&result, line, "\n");
+  }
+  return result;
 }
 
 }  // namespace kiln::fuzz

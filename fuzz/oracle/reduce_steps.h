@@ -77,6 +77,15 @@ absl::StatusOr<std::unique_ptr<Module>> WithCalleeOperand(
     const Module& module, const std::string& computation, size_t index,
     int64_t replacement);
 
+// `text` (the short-parsable form, one instruction a line) without the
+// `count` parameters numbered from `first` of the computation whose block
+// opens with the line `header` ("body {", "ENTRY e {"); its later
+// parameters are renumbered. The IR keeps a computation's parameters, so
+// the reducer drops them through the text.
+std::string WithoutParameterLines(const std::string& text,
+                                  const std::string& header, int64_t first,
+                                  int64_t count);
+
 // A copy of `module` whose sort, instruction `index` of computation
 // `computation`, no longer has operand `k`: its comparator (used by no
 // other instruction) must not read that operand's two parameters, which

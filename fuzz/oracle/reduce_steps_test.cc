@@ -268,5 +268,25 @@ ENTRY e {
       << PrintModule(**one, ShortParsablePrintOptions());
 }
 
+TEST(WithoutParameterLinesTest, DropsAndRenumbersInOneComputationOnly) {
+  const std::string text =
+      "body {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
+      "  ROOT c = f32[] parameter(2)\n}\n\n"
+      "ENTRY e {\n  p0 = f32[] parameter(0)\n  p1 = f32[] parameter(1)\n"
+      "  ROOT p2 = f32[] parameter(2)\n}\n\n"
+      "after {\n  q = f32[] parameter(1)\n}\n";
+  const std::string entry = WithoutParameterLines(text, "ENTRY e {", 0, 1);
+  EXPECT_NE(entry.find("p1 = f32[] parameter(0)"), std::string::npos) << entry;
+  EXPECT_NE(entry.find("ROOT p2 = f32[] parameter(1)"), std::string::npos);
+  EXPECT_EQ(entry.find("p0 ="), std::string::npos);
+  // The other computations, before and after the entry, are unchanged.
+  EXPECT_NE(entry.find("b = f32[] parameter(1)"), std::string::npos);
+  EXPECT_NE(entry.find("q = f32[] parameter(1)"), std::string::npos);
+  const std::string body = WithoutParameterLines(text, "body {", 0, 2);
+  EXPECT_NE(body.find("ROOT c = f32[] parameter(0)"), std::string::npos)
+      << body;
+  EXPECT_EQ(body.find("a = f32[]"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace kiln::fuzz

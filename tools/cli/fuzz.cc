@@ -393,13 +393,10 @@ int Replay(const Settings& settings) {
     }
     absl::StatusOr<std::unique_ptr<Backend>> backend = fuzz::CreateBackend(
         finding->options.backend, absl::GetFlag(FLAGS_time_limit));
-    std::unique_ptr<Backend> referee;
-    if (!finding->options.referee.empty()) {
-      absl::StatusOr<std::unique_ptr<Backend>> made = fuzz::CreateBackend(
-          finding->options.referee, absl::GetFlag(FLAGS_time_limit));
-      if (made.ok()) referee = *std::move(made);
-    }
-    finding->options.referee_backend = referee.get();
+    absl::StatusOr<std::unique_ptr<Backend>> referee =
+        fuzz::CreateBackendIfNamed(finding->options.referee,
+                                   absl::GetFlag(FLAGS_time_limit));
+    finding->options.referee_backend = referee.ok() ? referee->get() : nullptr;
     Case c;
     c.module = module->get();
     c.arguments = std::move(finding->arguments);
@@ -472,13 +469,12 @@ int RunFuzz(const std::vector<std::string>& args) {
     WriteStderr(absl::StrCat("--backend: ", probe.status().message()));
     return kExitUsage;
   }
-  if (!settings.options.referee.empty()) {
-    if (absl::StatusOr<std::unique_ptr<Backend>> probe = fuzz::CreateBackend(
-            settings.options.referee, absl::GetFlag(FLAGS_time_limit));
-        !probe.ok()) {
-      WriteStderr(absl::StrCat("--referee: ", probe.status().message()));
-      return kExitUsage;
-    }
+  if (absl::StatusOr<std::unique_ptr<Backend>> probe =
+          fuzz::CreateBackendIfNamed(settings.options.referee,
+                                     absl::GetFlag(FLAGS_time_limit));
+      !probe.ok()) {
+    WriteStderr(absl::StrCat("--referee: ", probe.status().message()));
+    return kExitUsage;
   }
   int jobs = absl::GetFlag(FLAGS_jobs);
   // --print writes the seeds in order: one worker.
@@ -490,14 +486,11 @@ int RunFuzz(const std::vector<std::string>& args) {
   auto worker = [&]() {
     absl::StatusOr<std::unique_ptr<Backend>> backend = fuzz::CreateBackend(
         settings.options.backend, absl::GetFlag(FLAGS_time_limit));
-    std::unique_ptr<Backend> referee;
-    if (!settings.options.referee.empty()) {
-      absl::StatusOr<std::unique_ptr<Backend>> made = fuzz::CreateBackend(
-          settings.options.referee, absl::GetFlag(FLAGS_time_limit));
-      if (made.ok()) referee = *std::move(made);
-    }
+    absl::StatusOr<std::unique_ptr<Backend>> referee =
+        fuzz::CreateBackendIfNamed(settings.options.referee,
+                                   absl::GetFlag(FLAGS_time_limit));
     Settings mine = settings;
-    mine.options.referee_backend = referee.get();
+    mine.options.referee_backend = referee.ok() ? referee->get() : nullptr;
     while (absl::Now() < stop) {
       if (const int64_t limit = absl::GetFlag(FLAGS_stop_after); limit > 0) {
         absl::MutexLock lock(&totals.mutex);

@@ -117,16 +117,12 @@ int RunReduce(const std::vector<std::string>& args) {
     return Fail(std::string(backend.status().message()));
   }
   Backend* under_test = backend.ok() ? backend->get() : nullptr;
-  std::unique_ptr<Backend> referee;
-  if (!options.referee.empty()) {
-    absl::StatusOr<std::unique_ptr<Backend>> made =
-        fuzz::CreateBackend(options.referee, absl::GetFlag(FLAGS_time_limit));
-    if (!made.ok()) {
-      return Fail(absl::StrCat("--referee: ", made.status().message()));
-    }
-    referee = *std::move(made);
+  absl::StatusOr<std::unique_ptr<Backend>> referee = fuzz::CreateBackendIfNamed(
+      options.referee, absl::GetFlag(FLAGS_time_limit));
+  if (!referee.ok()) {
+    return Fail(absl::StrCat("--referee: ", referee.status().message()));
   }
-  options.referee_backend = referee.get();
+  options.referee_backend = referee->get();
   Case c;
   c.module = module->get();
   c.arguments = std::move(arguments);
