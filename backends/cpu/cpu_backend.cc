@@ -57,15 +57,6 @@ void AppendSlots(const Program& program, const std::string& indent,
   }
 }
 
-// compiler/ir's float conversions, as the kernel prelude calls them for
-// the float types of at most 8 bits (kiln_set_float_routines).
-uint64_t FloatToBitsById(int type, double value) {
-  return FloatToBits(static_cast<ElementType>(type), value);
-}
-double BitsToFloatById(int type, uint64_t bits) {
-  return BitsToFloat(static_cast<ElementType>(type), bits);
-}
-
 struct FreeDeleter {
   void operator()(uint8_t* p) const { std::free(p); }
 };
@@ -134,12 +125,6 @@ class CpuExecutable : public Executable {
     if (auto set_threads = reinterpret_cast<void (*)(int)>(
             library_->Find("kiln_set_threads"))) {
       set_threads(static_cast<int>(threads_));
-    }
-    using ToBits = uint64_t (*)(int, double);
-    using ToFloat = double (*)(int, uint64_t);
-    if (auto set_float_routines = reinterpret_cast<void (*)(ToBits, ToFloat)>(
-            library_->Find("kiln_set_float_routines"))) {
-      set_float_routines(&FloatToBitsById, &BitsToFloatById);
     }
     // The GPU emulation reports a kernel that broke its rules (a barrier
     // not every thread reaches) here.

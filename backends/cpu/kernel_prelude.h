@@ -296,32 +296,26 @@ inline void StableMergeSort(std::vector<int64_t>& items,
 
 // The float types of at most 8 bits (f8*, f6*, f4*, f8e8m0fnu): stored as
 // their bits in a byte, computed in float (each of their values is one),
-// and converted by compiler/ir's own routines (float_convert.h), which
-// Kiln hands the library when it loads it, so kernels round exactly as
-// the evaluator does. `type` is the ElementType's value. (bf16 and f16
-// use them too, to round a double once.)
-static uint64_t (*kiln_float_to_bits)(int type, double value) = nullptr;
-static double (*kiln_bits_to_float)(int type, uint64_t bits) = nullptr;
-extern "C" __attribute__((used)) void kiln_set_float_routines(
-    uint64_t (*to_bits)(int, double), double (*to_float)(int, uint64_t)) {
-  kiln_float_to_bits = to_bits;
-  kiln_bits_to_float = to_float;
-}
+// and converted by compiler/ir/float_bits.h, which the emitter pastes
+// before this prelude: the evaluator's own routine, so kernels round
+// exactly as it does, on the host and on a device alike. The emitter
+// writes each type's Format out at the call. (bf16 and f16 use it too, to
+// round a double once.)
 namespace kiln_cpu {
-inline float NarrowToF32(int type, uint8_t bits) {
-  return static_cast<float>(kiln_bits_to_float(type, bits));
+inline float NarrowToF32(const kiln_float::Format& format, uint8_t bits) {
+  return static_cast<float>(kiln_float::ToDouble(format, bits));
 }
-inline uint8_t F32ToNarrow(int type, float value) {
-  return static_cast<uint8_t>(kiln_float_to_bits(type, value));
+inline uint8_t F32ToNarrow(const kiln_float::Format& format, float value) {
+  return static_cast<uint8_t>(kiln_float::FromDouble(format, value));
 }
-inline float RoundNarrow(int type, float value) {
-  return NarrowToF32(type, F32ToNarrow(type, value));
+inline float RoundNarrow(const kiln_float::Format& format, float value) {
+  return NarrowToF32(format, F32ToNarrow(format, value));
 }
 // A double rounded once into a float type of at most 16 bits (a wide
 // reduction's result), as a float.
-inline float RoundFromF64(int type, double value) {
+inline float RoundFromF64(const kiln_float::Format& format, double value) {
   return static_cast<float>(
-      kiln_bits_to_float(type, kiln_float_to_bits(type, value)));
+      kiln_float::ToDouble(format, kiln_float::FromDouble(format, value)));
 }
 }  // namespace kiln_cpu
 

@@ -78,7 +78,7 @@ std::string KernelWriter::ComputeReduce(const Instruction* reduce,
                     type == ElementType::kF32
                         ? absl::StrCat("static_cast<float>(", acc, ")")
                         : absl::StrCat("kiln_cpu::RoundFromF64(",
-                                       static_cast<int>(type), ", ", acc, ")"),
+                                       FloatFormat(type), ", ", acc, ")"),
                     ";"));
   return var;
 }

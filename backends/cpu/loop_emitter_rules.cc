@@ -13,6 +13,7 @@
 #include "compiler/evaluator/indexing_dims.h"
 #include "compiler/ir/attr_names.h"
 #include "compiler/ir/attributes.h"
+#include "compiler/ir/float_convert.h"
 #include "compiler/ir/layout.h"
 #include "compiler/ir/literal.h"
 #include "compiler/ops/attr_enums.h"
@@ -45,14 +46,20 @@ bool IsNativeArray(const Shape& shape) {
           IsSubByteInteger(type) || IsComplexType(type));
 }
 
+std::string FloatFormat(ElementType type) {
+  const kiln_float::Format f = FloatFormatOf(type);
+  auto flag = [](bool value) { return value ? "true" : "false"; };
+  return absl::StrCat("kiln_float::Format{", f.exponent_bits, ", ",
+                      f.mantissa_bits, ", ", f.exponent_bias, ", ",
+                      static_cast<int>(f.encoding), ", ", flag(f.is_signed),
+                      ", ", flag(f.has_nan), ", ", flag(f.has_negative_zero),
+                      "}");
+}
+
 namespace {
 
 bool IsHalf(ElementType type) {
   return type == ElementType::kBF16 || type == ElementType::kF16;
-}
-// The ElementType's value, which the prelude's narrow-float routines take.
-std::string TypeId(ElementType type) {
-  return absl::StrCat(static_cast<int>(type));
 }
 bool IsSigned(ElementType type) {
   return GetElementTypeInfo(type).kind == TypeKind::kSigned;
@@ -96,8 +103,8 @@ std::string Load(ElementType type, const std::string& element) {
     return absl::StrCat("kiln_cpu::F16ToF32(", element, ")");
   }
   if (IsNarrowFloat(type)) {
-    return absl::StrCat("kiln_cpu::NarrowToF32(", TypeId(type), ", ", element,
-                        ")");
+    return absl::StrCat("kiln_cpu::NarrowToF32(", FloatFormat(type), ", ",
+                        element, ")");
   }
   if (IsSubByteInteger(type)) return Wrap(type, element);
   return element;
@@ -111,8 +118,8 @@ std::string Store(ElementType type, const std::string& value) {
     return absl::StrCat("kiln_cpu::F32ToF16(", value, ")");
   }
   if (IsNarrowFloat(type)) {
-    return absl::StrCat("kiln_cpu::F32ToNarrow(", TypeId(type), ", ", value,
-                        ")");
+    return absl::StrCat("kiln_cpu::F32ToNarrow(", FloatFormat(type), ", ",
+                        value, ")");
   }
   if (IsSubByteInteger(type)) {
     return absl::StrCat("kiln_cpu::WrapUnsigned<", BitWidth(type), ">(", value,
@@ -129,8 +136,8 @@ std::string Round(ElementType type, const std::string& value) {
     return absl::StrCat("kiln_cpu::RoundF16(", value, ")");
   }
   if (IsNarrowFloat(type)) {
-    return absl::StrCat("kiln_cpu::RoundNarrow(", TypeId(type), ", ", value,
-                        ")");
+    return absl::StrCat("kiln_cpu::RoundNarrow(", FloatFormat(type), ", ",
+                        value, ")");
   }
   if (IsSubByteInteger(type)) return Wrap(type, value);
   return value;

@@ -191,15 +191,50 @@ ENTRY e {
       << stats;
 }
 
+// The narrow float types convert through compiler/ir/float_bits.h, which
+// NVRTC compiles into the device's kernels as the host compiler does into
+// the emulated ones: nothing of theirs runs on the host.
+TEST_F(DeviceEmulatedTest, NarrowFloatKernelsRunOnTheDevice) {
+  const std::string stats = ExpectSameAsReference(R"(
+HloModule narrow
+add {
+  a = bf16[] parameter(0)
+  b = bf16[] parameter(1)
+  ROOT c = bf16[] add(a, b)
+}
+ENTRY e {
+  x = f32[4,64] parameter(0)
+  e4 = f8e4m3fn[4,64] convert(x)
+  e5 = f8e5m2[4,64] convert(x)
+  fnuz = f8e4m3fnuz[4,64] convert(x)
+  f4 = f4e2m1fn[4,64] convert(x)
+  e8 = f8e8m0fnu[4,64] convert(x)
+  s = f8e4m3fn[4,64] multiply(e4, e4)
+  w = f32[4,64] convert(s)
+  v = f32[4,64] convert(e5)
+  u = f32[4,64] convert(fnuz)
+  t = f32[4,64] convert(f4)
+  r = f32[4,64] convert(e8)
+  b = bf16[4,64] convert(x)
+  zero = bf16[] constant(0)
+  rows = bf16[4] reduce(b, zero), dimensions={1}, to_apply=add
+  rf = f32[4] convert(rows)
+  sum = f32[4,64] add(w, v)
+  sum2 = f32[4,64] add(sum, u)
+  sum3 = f32[4,64] add(sum2, t)
+  ROOT out = (f32[4,64], f32[4,64], f32[4]) tuple(sum3, r, rf)
+}
+)");
+  EXPECT_TRUE(absl::StrContains(stats, "results back): 0\n")) << stats;
+  EXPECT_GT(fake_->launch_count(), 0);
+}
+
 // The XLA dumps through the device runtime: minutes (each dump is compiled
 // by NVRTC and by the host compiler), so run by hand with
 // --test_timeout=1200 --test_arg=--gtest_also_run_disabled_tests
 // --test_arg=--gtest_filter=*Dump*.
 TEST_F(DeviceEmulatedTest, DISABLED_EveryXlaDumpMatchesTheEvaluator) {
   for (const std::string& path : DumpFiles()) {
-    // The float8 dumps' kernels are refused on the device (their
-    // conversion routines are host functions; device_executor.h).
-    if (absl::StrContains(path, "float8_types")) continue;
     ParseOptions options;
     options.filename = path;
     absl::StatusOr<std::unique_ptr<Module>> module =

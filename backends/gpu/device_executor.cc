@@ -356,14 +356,6 @@ absl::Status GpuExecutor::Launch(const cpu::KernelThunk& kernel,
   }
   const std::string label =
       absl::StrCat(found->device_name, " (instruction ", kernel.name(), ")");
-  if (found->needs_host_float_routines) {
-    return absl::UnimplementedError(absl::StrCat(
-        "kernel ", label,
-        " converts through the exact routines of the float types of at "
-        "most 8 bits (or rounds a bf16/f16 wide reduction through them), "
-        "which are not compiled for the device yet; "
-        "--backend=gpu-emulated runs it"));
-  }
   auto [in, out] = binding->arrays.at(&kernel);
   void* parameters[] = {&in, &out};
   const cpu::LaunchDims& dims = found->dims;

@@ -85,32 +85,6 @@ absl::StatusOr<CuModule> Load(const CudaDevice& device,
                    info_log.empty() ? "" : "\nits info log:\n", info_log));
 }
 
-// For each KILN_LAUNCH line of `unit`, whether the kernel text before it
-// (back to the previous launch line) calls the narrow-float routines the
-// emitter names qualified (the prelude only defines them).
-absl::flat_hash_map<std::string, bool> KernelsNeedingFloatRoutines(
-    absl::string_view unit) {
-  absl::flat_hash_map<std::string, bool> needs;
-  size_t start = 0;
-  while (true) {
-    const size_t line = unit.find("\nKILN_LAUNCH(", start);
-    if (line == absl::string_view::npos) break;
-    const size_t name_start = line + 13;
-    const size_t name_end = unit.find(',', name_start);
-    if (name_end == absl::string_view::npos) break;
-    const absl::string_view text = unit.substr(start, line - start);
-    bool uses = false;
-    for (absl::string_view routine :
-         {"kiln_cpu::NarrowToF32(", "kiln_cpu::F32ToNarrow(",
-          "kiln_cpu::RoundNarrow(", "kiln_cpu::RoundFromF64("}) {
-      uses |= absl::StrContains(text, routine);
-    }
-    needs[std::string(unit.substr(name_start, name_end - name_start))] = uses;
-    start = name_end;
-  }
-  return needs;
-}
-
 }  // namespace
 
 DeviceModule::~DeviceModule() {
@@ -143,14 +117,10 @@ absl::StatusOr<std::unique_ptr<DeviceModule>> LoadDeviceModule(
   auto loaded = std::make_unique<DeviceModule>(device, *module);
   loaded->image_ = kind_text;
   loaded->build_ = stats;
-  const absl::flat_hash_map<std::string, bool> needs =
-      KernelsNeedingFloatRoutines(unit);
   for (const cpu::ParsedLaunch& launch : cpu::ParseLaunches(unit)) {
     DeviceKernel kernel;
     kernel.device_name = absl::StrCat(launch.name, "_gpu");
     kernel.dims = launch.dims;
-    auto need = needs.find(launch.name);
-    kernel.needs_host_float_routines = need != needs.end() && need->second;
     if (CuResult error = device.driver.module_get_function(
             &kernel.function, *module, kernel.device_name.c_str());
         error != 0) {

@@ -22,12 +22,6 @@ struct DeviceKernel {
   CuFunction function = nullptr;
   std::string device_name;  // NAME_gpu.
   cpu::LaunchDims dims;
-  // Calls the exact conversion routines of the float types of at most 8
-  // bits (or rounds a wide bf16/f16 reduction through them): host
-  // functions the prelude is handed on the host, null on the device, so
-  // the kernel must not be launched there (its fault would poison the
-  // context for every later execution).
-  bool needs_host_float_routines = false;
 };
 
 class DeviceModule {

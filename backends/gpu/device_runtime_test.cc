@@ -234,27 +234,6 @@ TEST_F(DeviceRuntimeTest, AFaultReportedLaterNamesTheLastKernels) {
   EXPECT_TRUE(absl::StrContains(message, name + "_gpu")) << message;
 }
 
-TEST_F(DeviceRuntimeTest, NarrowFloatKernelsAreRefusedBeforeTheyLaunch) {
-  if (!HaveNvrtc()) GTEST_SKIP() << "NVRTC is not installed";
-  // Their conversion routines are host functions: launched, the kernel
-  // would call a null pointer and poison the context.
-  std::unique_ptr<Executable> executable = Compile(R"(
-HloModule narrow
-ENTRY e {
-  x = f32[64] parameter(0)
-  ROOT y = f8e4m3fn[64] convert(x)
-}
-)");
-  ASSERT_NE(executable, nullptr);
-  absl::StatusOr<Literal> result = executable->Run(ZeroArguments(*executable));
-  ASSERT_FALSE(result.ok());
-  EXPECT_EQ(result.status().code(), absl::StatusCode::kUnimplemented);
-  EXPECT_TRUE(absl::StrContains(result.status().message(),
-                                "not compiled for the device yet"))
-      << result.status();
-  EXPECT_EQ(fake_->launch_count(), 0);
-}
-
 TEST_F(DeviceRuntimeTest, AModuleLoadErrorCarriesTheJitLog) {
   if (!HaveNvrtc()) GTEST_SKIP() << "NVRTC is not installed";
   fake_->fail_module_load("ptxas fatal   : fake failure in fusion_gpu");

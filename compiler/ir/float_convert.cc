@@ -1,25 +1,12 @@
-// One conversion routine for every float type, driven by the element type
-// table, and the decimal text XLA prints for each (at the end of the file).
+// Conversions between doubles and the bits of every float type, and the
+// decimal text XLA prints for each (at the end of the file). The narrow
+// types (below f32) go through float_bits.h, the one routine the kernels
+// compile too; ml_dtypes' rules for their special values are listed there.
 // Narrow types follow ml_dtypes' default (non-saturating) static_cast from
 // double; f16/bf16 follow IEEE 754 (as Eigen does from float), and f32/f64
 // use the hardware conversion. A double is rounded once, straight into the
 // type: Eigen's half(double) goes through float first, which can differ
 // only for a double within 2^-29 (relative) of an f16/bf16 tie.
-//
-// Special values, per encoding (what ml_dtypes does):
-//   IEEE (f16, bf16, f8e5m2, f8e4m3, f8e3m4): overflow and inf -> +-inf;
-//     NaN -> the quiet NaN with the input's sign (payload dropped).
-//   finite-only with NaN (f8e4m3fn): overflow and inf -> NaN (sign kept).
-//   finite-only without NaN (f4e2m1fn, f6*): overflow and inf -> +-max;
-//     NaN -> ml_dtypes' stand-in quiet_NaN(), the pattern of -0, negated for
-//     a negative NaN (so -NaN -> +0).
-//   fnuz: overflow, inf and NaN -> the single NaN (sign bit only); results
-//     that round to zero are +0 whatever the sign.
-//   f8e8m0fnu: zero, negatives, inf, NaN and overflow -> NaN (0xff). It has
-//     no zero; ml_dtypes rounds its normals with the implicit bit as the
-//     "even" bit, so ties round up. It also rounds as if exponent field 0
-//     were subnormal: everything at or below 2^-127 becomes 2^-127, and
-//     everything in (2^-127, 2^-126] becomes 2^-126.
 #include "compiler/ir/float_convert.h"
 
 #include <algorithm>
@@ -35,181 +22,29 @@
 #include "absl/strings/str_cat.h"
 
 namespace kiln {
+
+static_assert(kiln_float::kIeee == static_cast<int>(FloatEncoding::kIeee) &&
+              kiln_float::kFiniteOnly ==
+                  static_cast<int>(FloatEncoding::kFiniteOnly) &&
+              kiln_float::kFiniteUnsignedZero ==
+                  static_cast<int>(FloatEncoding::kFiniteUnsignedZero) &&
+              kiln_float::kExponentOnly ==
+                  static_cast<int>(FloatEncoding::kExponentOnly));
+
+kiln_float::Format FloatFormatOf(ElementType type) {
+  const ElementTypeInfo& info = GetElementTypeInfo(type);
+  return kiln_float::Format{
+      info.exponent_bits,     info.mantissa_bits,
+      info.exponent_bias,     static_cast<uint8_t>(info.encoding),
+      info.is_signed,         info.has_nan,
+      info.has_negative_zero,
+  };
+}
+
 namespace {
 
-// Layout of one float type's bits, derived from its table row.
-struct FloatLayout {
-  const ElementTypeInfo* info;
-  int magnitude_bits;       // exponent + mantissa
-  uint64_t magnitude_mask;  // all exponent and mantissa bits
-  uint64_t sign_bit;        // 0 for unsigned types
-  uint64_t exponent_all_ones;
-
-  explicit FloatLayout(ElementType type) : info(&GetElementTypeInfo(type)) {
-    magnitude_bits = info->exponent_bits + info->mantissa_bits;
-    magnitude_mask = (uint64_t{1} << magnitude_bits) - 1;
-    sign_bit = info->is_signed ? uint64_t{1} << magnitude_bits : 0;
-    exponent_all_ones = (uint64_t{1} << info->exponent_bits) - 1;
-  }
-  FloatEncoding encoding() const { return info->encoding; }
-};
-
-uint64_t DoubleBits(double v) {
-  uint64_t bits;
-  std::memcpy(&bits, &v, sizeof(bits));
-  return bits;
-}
-
-double BitsDouble(uint64_t bits) {
-  double v;
-  std::memcpy(&v, &bits, sizeof(v));
-  return v;
-}
-
-// Largest finite magnitude pattern of the type.
-uint64_t MaxFiniteMagnitude(const FloatLayout& l) {
-  switch (l.encoding()) {
-    case FloatEncoding::kIeee:
-      return ((l.exponent_all_ones - 1) << l.info->mantissa_bits) |
-             ((uint64_t{1} << l.info->mantissa_bits) - 1);
-    case FloatEncoding::kFiniteOnly:
-    case FloatEncoding::kExponentOnly:
-      // The all-ones pattern is NaN when the type has one.
-      return l.info->has_nan ? l.magnitude_mask - 1 : l.magnitude_mask;
-    default:  // fnuz: NaN is the sign bit, so every magnitude is finite.
-      return l.magnitude_mask;
-  }
-}
-
-// The pattern NaN converts to (ml_dtypes' quiet_NaN, then negated).
-uint64_t NanPattern(const FloatLayout& l, bool negative) {
-  switch (l.encoding()) {
-    case FloatEncoding::kIeee: {
-      uint64_t quiet = uint64_t{1} << (l.info->mantissa_bits - 1);
-      return (negative ? l.sign_bit : 0) |
-             (l.exponent_all_ones << l.info->mantissa_bits) | quiet;
-    }
-    case FloatEncoding::kFiniteOnly:
-      if (l.info->has_nan) {
-        return (negative ? l.sign_bit : 0) | l.magnitude_mask;
-      }
-      // No NaN: ml_dtypes' stand-in is -0, and negating flips its sign.
-      return negative ? 0 : l.sign_bit;
-    case FloatEncoding::kFiniteUnsignedZero:
-      return l.sign_bit;
-    default:  // kExponentOnly
-      return l.magnitude_mask;
-  }
-}
-
-// The pattern infinity and overflow convert to.
-uint64_t OverflowPattern(const FloatLayout& l, bool negative) {
-  switch (l.encoding()) {
-    case FloatEncoding::kIeee:
-      return (negative ? l.sign_bit : 0) |
-             (l.exponent_all_ones << l.info->mantissa_bits);
-    case FloatEncoding::kFiniteOnly:
-      // NaN where there is one (f8e4m3fn), else the largest value.
-      return (negative ? l.sign_bit : 0) |
-             (l.info->has_nan ? l.magnitude_mask : MaxFiniteMagnitude(l));
-    default:  // fnuz and e8m0: the NaN.
-      return NanPattern(l, negative);
-  }
-}
-
-// Rounds a finite non-zero magnitude to the type's magnitude pattern, which
-// may exceed MaxFiniteMagnitude on overflow.
-uint64_t RoundMagnitude(const FloatLayout& l, double magnitude) {
-  constexpr int kDoubleMantissa = 52;
-  uint64_t bits = DoubleBits(magnitude);
-  int biased = static_cast<int>(bits >> kDoubleMantissa);
-  uint64_t mantissa = bits & ((uint64_t{1} << kDoubleMantissa) - 1);
-  int exponent;  // unbiased, with the leading 1 at bit 52 of `mantissa`
-  if (biased != 0) {
-    exponent = biased - 1023;
-    mantissa |= uint64_t{1} << kDoubleMantissa;
-  } else {  // double subnormal: normalize
-    int shift = __builtin_clzll(mantissa) - (63 - kDoubleMantissa);
-    mantissa <<= shift;
-    exponent = -1022 - shift;
-  }
-  // The target's biased exponent minus one: the leading 1 of the rounded
-  // mantissa adds the one back when the two are summed below, and a carry
-  // out of rounding bumps the exponent for free.
-  int exponent_base = exponent + l.info->exponent_bias - 1;
-  int denormal_shift = exponent_base < 0 ? -exponent_base : 0;
-  int shift = kDoubleMantissa - l.info->mantissa_bits + denormal_shift;
-  // Beyond 54 the result is 0 either way; clamping keeps shifts defined.
-  if (shift > kDoubleMantissa + 2) shift = kDoubleMantissa + 2;
-  // Round to nearest even: add half minus one, plus the kept lowest bit.
-  uint64_t keep_lsb = (mantissa >> shift) & 1;
-  mantissa += keep_lsb + (uint64_t{1} << (shift - 1)) - 1;
-  uint64_t exponent_field = exponent_base > 0 ? exponent_base : 0;
-  // Huge exponents overflow anyway; cap them so the shift stays defined.
-  if (exponent_field > l.magnitude_mask) exponent_field = l.magnitude_mask;
-  return (mantissa >> shift) + (exponent_field << l.info->mantissa_bits);
-}
-
-uint64_t NarrowFloatToBits(ElementType type, double value) {
-  FloatLayout l(type);
-  bool negative = std::signbit(value);
-  if (std::isinf(value)) return OverflowPattern(l, negative);
-  if (std::isnan(value)) return NanPattern(l, negative);
-  if (l.encoding() == FloatEncoding::kExponentOnly) {
-    // No zero and no sign: both become NaN.
-    if (value == 0 || negative) return NanPattern(l, false);
-  }
-  if (value == 0) {
-    return negative && l.info->has_negative_zero ? l.sign_bit : 0;
-  }
-  uint64_t magnitude = RoundMagnitude(l, std::fabs(value));
-  if (magnitude > MaxFiniteMagnitude(l)) return OverflowPattern(l, negative);
-  // fnuz has no -0: a negative value that rounds to zero is +0.
-  if (magnitude == 0 && !l.info->has_negative_zero) return 0;
-  return (negative ? l.sign_bit : 0) | magnitude;
-}
-
-// A double NaN carrying the type's NaN payload in its top mantissa bits,
-// quieted as the hardware does when widening.
-double NanWithPayload(bool negative, uint64_t payload, int payload_bits) {
-  uint64_t bits = (uint64_t{negative} << 63) | (uint64_t{0x7ff} << 52) |
-                  (uint64_t{1} << 51) | (payload << (52 - payload_bits));
-  return BitsDouble(bits);
-}
-
-double NarrowBitsToFloat(ElementType type, uint64_t bits) {
-  FloatLayout l(type);
-  bits &= l.sign_bit | l.magnitude_mask;
-  bool negative = (bits & l.sign_bit) != 0;
-  uint64_t magnitude = bits & l.magnitude_mask;
-  int m = l.info->mantissa_bits;
-  uint64_t exponent_field = magnitude >> m;
-  uint64_t fraction = magnitude & ((uint64_t{1} << m) - 1);
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  if (FloatBitsIsNaN(type, bits)) {
-    if (l.encoding() == FloatEncoding::kIeee) {
-      return NanWithPayload(negative, fraction, m);
-    }
-    return negative ? -nan : nan;
-  }
-  double result;
-  if (l.encoding() == FloatEncoding::kExponentOnly) {
-    result = std::ldexp(
-        1.0, static_cast<int>(exponent_field) - l.info->exponent_bias);
-  } else if (l.encoding() == FloatEncoding::kIeee &&
-             exponent_field == l.exponent_all_ones) {
-    result = std::numeric_limits<double>::infinity();
-  } else if (exponent_field == 0) {  // zero or subnormal
-    result = std::ldexp(static_cast<double>(fraction),
-                        1 - l.info->exponent_bias - m);
-  } else {
-    uint64_t significand = fraction | (uint64_t{1} << m);
-    result = std::ldexp(
-        static_cast<double>(significand),
-        static_cast<int>(exponent_field) - l.info->exponent_bias - m);
-  }
-  return negative ? -result : result;
-}
+using kiln_float::BitsDouble;
+using kiln_float::DoubleBits;
 
 }  // namespace
 
@@ -222,7 +57,7 @@ uint64_t FloatToBits(ElementType type, double value) {
     return bits;
   }
   if (!IsFloatType(type)) return 0;
-  return NarrowFloatToBits(type, value);
+  return kiln_float::FromDouble(FloatFormatOf(type), value);
 }
 
 double BitsToFloat(ElementType type, uint64_t bits) {
@@ -234,29 +69,12 @@ double BitsToFloat(ElementType type, uint64_t bits) {
     return f;
   }
   if (!IsFloatType(type)) return 0;
-  return NarrowBitsToFloat(type, bits);
+  return kiln_float::ToDouble(FloatFormatOf(type), bits);
 }
 
 bool FloatBitsIsNaN(ElementType type, uint64_t bits) {
   if (!IsFloatType(type)) return false;
-  FloatLayout l(type);
-  bits &= l.sign_bit | l.magnitude_mask;
-  uint64_t magnitude = bits & l.magnitude_mask;
-  switch (l.encoding()) {
-    case FloatEncoding::kIeee: {
-      uint64_t exponent_field = magnitude >> l.info->mantissa_bits;
-      uint64_t fraction =
-          magnitude & ((uint64_t{1} << l.info->mantissa_bits) - 1);
-      return exponent_field == l.exponent_all_ones && fraction != 0;
-    }
-    case FloatEncoding::kFiniteOnly:
-    case FloatEncoding::kExponentOnly:
-      return l.info->has_nan && magnitude == l.magnitude_mask;
-    case FloatEncoding::kFiniteUnsignedZero:
-      return bits == l.sign_bit;
-    default:
-      return false;
-  }
+  return kiln_float::IsNaN(FloatFormatOf(type), bits);
 }
 
 bool IsOutOfRange(ElementType type, double value) {
@@ -273,7 +91,7 @@ bool IsOutOfRange(ElementType type, double value) {
 
 double FloatMax(ElementType type) {
   if (!IsFloatType(type)) return 0;
-  return BitsToFloat(type, MaxFiniteMagnitude(FloatLayout(type)));
+  return BitsToFloat(type, kiln_float::MaxFiniteMagnitude(FloatFormatOf(type)));
 }
 
 double FloatMinNormal(ElementType type) {

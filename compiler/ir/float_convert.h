@@ -8,6 +8,7 @@
 #include <string>
 
 #include "compiler/ir/element_type.h"
+#include "compiler/ir/float_bits.h"
 
 namespace kiln {
 
@@ -16,6 +17,10 @@ namespace kiln {
 uint64_t FloatToBits(ElementType type, double value);
 // Exact: every value of every float type up to f64 is a double.
 double BitsToFloat(ElementType type, uint64_t bits);
+
+// What float_bits.h's conversions take for `type` (a float type). The
+// kernel emitter prints it into kernels (backends/cpu).
+kiln_float::Format FloatFormatOf(ElementType type);
 
 // Largest finite value, smallest normal, etc. as doubles.
 double FloatMax(ElementType type);
