@@ -16,11 +16,7 @@
 #include "compiler/ir/attributes.h"
 
 namespace kiln::cpu::emitter_internal {
-namespace {
 
-// Integer reducers that are associative and commutative however they are
-// grouped (wrapping arithmetic included): the block scheme may combine in
-// any order.
 bool IsReassociableInteger(const Computation& reducer) {
   const Instruction* root = reducer.root();
   const ElementType type = root->shape().element_type();
@@ -43,8 +39,6 @@ bool IsReassociableInteger(const Computation& reducer) {
       return false;
   }
 }
-
-}  // namespace
 
 void KernelWriter::OpenGridStrideLoop(const Shape& shape, Index* index) {
   const int64_t count = flat_ ? flat_count_ : shape.ElementCount().value_or(0);
@@ -227,11 +221,10 @@ void KernelWriter::EmitBlockReduction(const Instruction* reduce) {
       const ElementType element = shape.element_type();
       std::string value = result;
       if (wide) {
-        value =
-            element == ElementType::kF32
-                ? absl::StrCat("static_cast<float>(", result, ")")
-                : absl::StrCat("kiln_cpu::RoundFromF64(",
-                               static_cast<int>(element), ", ", result, ")");
+        value = element == ElementType::kF32
+                    ? absl::StrCat("static_cast<float>(", result, ")")
+                    : absl::StrCat("kiln_cpu::RoundFromF64(",
+                                   FloatFormat(element), ", ", result, ")");
       }
       Line(absl::StrCat("o0[", Linear(index, shape),
                         "] = ", Store(element, value), ";"));

@@ -52,6 +52,14 @@ bool IsNativeArray(const Shape& shape);
 // The C++ types a value of `type` is computed and stored in.
 std::string ComputeType(ElementType type);
 std::string StorageType(ElementType type);
+// An integer reducer whose result does not depend on how it is grouped
+// or ordered (add, multiply, max, min, and, or, xor of two parameters,
+// wrapping arithmetic included): the GPU kernels may combine its values
+// in any order (block reductions, atomic scatters).
+bool IsReassociableInteger(const Computation& reducer);
+// The kiln_float::Format literal of a float type, which the prelude's
+// narrow-float routines take (compiler/ir/float_bits.h).
+std::string FloatFormat(ElementType type);
 // An element read from storage as its compute type; a computed value as
 // stored; a computed value rounded to its type.
 std::string Load(ElementType type, const std::string& element);

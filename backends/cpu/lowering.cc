@@ -96,7 +96,7 @@ absl::Status Lowerer::AddKernel(const Instruction* instruction,
 absl::Status Lowerer::AddKernelSource(
     const Instruction* instruction,
     const std::function<absl::StatusOr<std::string>(const std::string&)>& emit,
-    int64_t instructions, bool in_place) {
+    int64_t instructions, bool in_place, const ValueTree* operand0) {
   const std::string symbol =
       absl::StrCat("kiln_kernel_", context_.stats.kernels);
   absl::StatusOr<std::string> source = emit(symbol);
@@ -104,14 +104,17 @@ absl::Status Lowerer::AddKernelSource(
   absl::StrAppend(&context_.kernels, "\n// ", instruction->name(), "\n",
                   SerialKernel(context_.target, *std::move(source), symbol));
   std::vector<int64_t> inputs;
-  for (const Instruction* operand : instruction->operands()) {
-    const ValueTree& value = values_.at(operand);
+  for (int64_t i = 0; i < instruction->operand_count(); ++i) {
+    const ValueTree& value = i == 0 && operand0 != nullptr
+                                 ? *operand0
+                                 : values_.at(instruction->operand(i));
     NoteUse(value);
     inputs.push_back(value.slot);
   }
-  absl::StatusOr<ValueTree> result = in_place
-                                         ? values_.at(instruction->operand(0))
-                                         : ArenaValue(instruction->shape());
+  absl::StatusOr<ValueTree> result =
+      !in_place             ? ArenaValue(instruction->shape())
+      : operand0 != nullptr ? *operand0
+                            : values_.at(instruction->operand(0));
   if (!result.ok()) return result.status();
   std::vector<int64_t> outputs;
   if (result->slot >= 0) outputs.push_back(result->slot);

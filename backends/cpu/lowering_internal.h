@@ -81,12 +81,15 @@ class Lowerer {
   absl::Status AddKernel(const Instruction* instruction,
                          const Computation& computation, int64_t instructions);
   // A kernel whose source `emit` writes under the symbol it is given.
-  // `in_place`: the result takes operand 0's slots instead of new ones.
+  // `in_place`: the result takes operand 0's slots instead of new ones
+  // (or those of `operand0`, which the kernel then reads in operand 0's
+  // place: a value an earlier kernel of the same instruction made).
   absl::Status AddKernelSource(
       const Instruction* instruction,
       const std::function<absl::StatusOr<std::string>(const std::string&)>&
           emit,
-      int64_t instructions, bool in_place = false);
+      int64_t instructions, bool in_place = false,
+      const ValueTree* operand0 = nullptr);
   // A dynamic-update-slice whose operand nothing else reads: its kernel
   // writes the update's window into the operand's own slot.
   absl::StatusOr<bool> TryInPlaceUpdate(const Instruction* instruction);
@@ -103,6 +106,9 @@ class Lowerer {
   // the last read of the same state element is written into the state's
   // own buffer instead of an arena slot, so that no copy-back is needed.
   void WriteResultsIntoState();
+  // On CUDA, a scatter whose updates commute: one thread per update
+  // (scatter_emitter.h, ParallelScatter).
+  absl::StatusOr<bool> TryParallelScatter(const Instruction* instruction);
   // sort and scatter, whose kernels have emitters of their own.
   absl::StatusOr<bool> TrySortOrScatter(const Instruction* instruction,
                                         std::string* why);

@@ -46,8 +46,41 @@ std::vector<int64_t> FreeDimensions(int64_t rank,
 
 }  // namespace
 
+absl::StatusOr<bool> Lowerer::TryParallelScatter(
+    const Instruction* instruction) {
+  if (context_.target != KernelTarget::kCuda ||
+      instruction->opcode() != Opcode::kScatter ||
+      ParallelScatterKind(*instruction) == ParallelScatter::kNone ||
+      !EmitParallelScatterKernel(*instruction, "probe").ok()) {
+    return false;
+  }
+  const auto update = [&](const std::string& symbol) {
+    return EmitParallelScatterKernel(*instruction, symbol);
+  };
+  // In place when nothing else reads the operand; otherwise a copy kernel
+  // first, whose result the update kernel then writes into.
+  if (OwnsOperandSlot(instruction)) {
+    absl::Status status = AddKernelSource(instruction, update, 1, true);
+    if (!status.ok()) return status;
+    return true;
+  }
+  absl::Status status = AddKernelSource(
+      instruction,
+      [&](const std::string& symbol) {
+        return EmitScatterCopyKernel(*instruction, symbol);
+      },
+      0);
+  if (!status.ok()) return status;
+  const ValueTree copy = values_.at(instruction);
+  status = AddKernelSource(instruction, update, 1, true, &copy);
+  if (!status.ok()) return status;
+  return true;
+}
+
 absl::StatusOr<bool> Lowerer::TrySortOrScatter(const Instruction* instruction,
                                                std::string* why) {
+  absl::StatusOr<bool> parallel = TryParallelScatter(instruction);
+  if (!parallel.ok() || *parallel) return parallel;
   using Emitter =
       absl::StatusOr<std::string> (*)(const Instruction&, absl::string_view);
   Emitter emit = nullptr;

@@ -1,10 +1,14 @@
 #include "backends/cpu/scatter_emitter.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "backends/cpu/kernel_target.h"
 #include "backends/cpu/loop_emitter.h"
 #include "backends/cpu/loop_emitter_ops.h"
 #include "compiler/evaluator/indexing_dims.h"
@@ -32,10 +36,79 @@ std::string Linear(const std::vector<std::string>& index,
   return linear;
 }
 
-}  // namespace
+// Where one update element lands: the operand index and the updates
+// index (C++ expressions) of the element at batch coordinates `batch` (one
+// per IndexedDims::batch) and window coordinates `window` (one per
+// IndexedDims::window). Writes the lines reading its start indices.
+struct ScatterTarget {
+  std::vector<std::string> at_operand, at_updates;
+};
+ScatterTarget ReadScatterTarget(
+    const eval::IndexedDims& dims, const Instruction& scatter,
+    const std::vector<std::string>& batch,
+    const std::vector<std::string>& window,
+    const std::function<void(absl::string_view)>& line) {
+  const Shape& indices = scatter.operand(1)->shape();
+  const Shape& updates = scatter.operand(2)->shape();
+  const int64_t operand_rank = scatter.operand(0)->shape().rank();
+  const std::vector<int64_t> update_batch =
+      eval::NonWindowDims(dims, updates.rank());
+  std::vector<std::string> at_indices(indices.rank(), "0");
+  ScatterTarget target;
+  target.at_updates.assign(updates.rank(), "0");
+  for (size_t k = 0; k < dims.batch.size(); ++k) {
+    at_indices[dims.batch[k]] = batch[k];
+    target.at_updates[update_batch[k]] = batch[k];
+  }
+  std::vector<std::string> start(operand_rank, "0");
+  for (size_t k = 0; k < dims.index_map.size(); ++k) {
+    if (dims.index_vector_dim < indices.rank()) {
+      at_indices[dims.index_vector_dim] = absl::StrCat(k);
+    }
+    const std::string s = absl::StrCat("s", k);
+    line(absl::StrCat("const int64_t ", s, " = static_cast<int64_t>(p1[",
+                      Linear(at_indices, indices.dimensions()), "]);"));
+    start[dims.index_map[k]] = s;
+  }
+  for (size_t i = 0; i < dims.operand_batching.size(); ++i) {
+    for (size_t k = 0; k < dims.batch.size(); ++k) {
+      if (dims.batch[k] == dims.index_batching[i]) {
+        start[dims.operand_batching[i]] = batch[k];
+      }
+    }
+  }
+  target.at_operand = start;
+  for (size_t k = 0; k < dims.window.size(); ++k) {
+    target.at_updates[dims.window[k]] = window[k];
+    target.at_operand[dims.window_operand[k]] =
+        absl::StrCat("(", start[dims.window_operand[k]], " + ", window[k], ")");
+  }
+  return target;
+}
 
-absl::StatusOr<std::string> EmitScatterKernel(const Instruction& scatter,
-                                              absl::string_view name) {
+// "if (...) {" taking an element whose operand index is in bounds (the
+// others are skipped).
+std::string InBounds(const std::vector<std::string>& at_operand,
+                     const Shape& operand) {
+  std::vector<std::string> inside;
+  for (int64_t d = 0; d < operand.rank(); ++d) {
+    inside.push_back(absl::StrCat(at_operand[d], " >= 0 && ", at_operand[d],
+                                  " < ", operand.dimension(d)));
+  }
+  return absl::StrCat(
+      "if (", inside.empty() ? "true" : absl::StrJoin(inside, " && "), ") {");
+}
+
+// What both scatter kernels need: the checked dimension numbers, the
+// element and index types, and the update computation.
+struct ScatterPlan {
+  eval::IndexedDims dims;
+  ElementType type;
+  std::string compute, storage, index_type;
+  const Computation* combiner;
+};
+
+absl::StatusOr<ScatterPlan> PlanScatter(const Instruction& scatter) {
   const auto* combiner = scatter.attrs().Get<Computation*>(attr::kToApply);
   if (scatter.opcode() != Opcode::kScatter || scatter.operand_count() != 3 ||
       combiner == nullptr || *combiner == nullptr) {
@@ -55,17 +128,48 @@ absl::StatusOr<std::string> EmitScatterKernel(const Instruction& scatter,
   absl::StatusOr<eval::IndexedDims> dims = eval::ReadIndexedDims(
       scatter, eval::kScatterDimNames, operand, indices, updates.rank());
   if (!dims.ok()) return dims.status();
-  const ElementType type = operand.element_type();
-  const std::string compute = ComputeType(type);
-  const std::string storage = StorageType(type);
-  const std::string index_type = *NativeCType(indices.element_type());
-  absl::StatusOr<ScalarFunction> combine = EmitScalarFunction(
-      **combiner, {"current", "update"}, absl::StrCat(name, "_combine"),
-      3 + static_cast<int>(dims->batch.size() + dims->window.size()));
+  ScatterPlan plan;
+  plan.dims = *std::move(dims);
+  plan.type = operand.element_type();
+  plan.compute = ComputeType(plan.type);
+  plan.storage = StorageType(plan.type);
+  plan.index_type = *NativeCType(indices.element_type());
+  plan.combiner = *combiner;
+  return plan;
+}
+
+// The update computation as C++ (of `current` and `update`) at `depth`.
+absl::StatusOr<ScalarFunction> EmitCombine(const Instruction& scatter,
+                                           const ScatterPlan& plan,
+                                           absl::string_view name, int depth) {
+  absl::StatusOr<ScalarFunction> combine =
+      EmitScalarFunction(*plan.combiner, {"current", "update"},
+                         absl::StrCat(name, "_combine"), depth);
   if (!combine.ok()) {
     return absl::UnimplementedError(absl::StrCat(
         scatter.name(), ": update computation: ", combine.status().message()));
   }
+  return combine;
+}
+
+}  // namespace
+
+absl::StatusOr<std::string> EmitScatterKernel(const Instruction& scatter,
+                                              absl::string_view name) {
+  absl::StatusOr<ScatterPlan> plan = PlanScatter(scatter);
+  if (!plan.ok()) return plan.status();
+  const Shape& operand = scatter.operand(0)->shape();
+  const Shape& indices = scatter.operand(1)->shape();
+  const Shape& updates = scatter.operand(2)->shape();
+  const eval::IndexedDims* dims = &plan->dims;
+  const ElementType type = plan->type;
+  const std::string& compute = plan->compute;
+  const std::string& storage = plan->storage;
+  const std::string& index_type = plan->index_type;
+  absl::StatusOr<ScalarFunction> combine = EmitCombine(
+      scatter, *plan, name,
+      3 + static_cast<int>(dims->batch.size() + dims->window.size()));
+  if (!combine.ok()) return combine.status();
 
   std::string body;
   int depth = 1;
@@ -79,55 +183,29 @@ absl::StatusOr<std::string> EmitScatterKernel(const Instruction& scatter,
       "if (static_cast<const void*>(o0) != p0) std::memcpy(o0, p0, ", bytes,
       ");"));
   // Batch positions of the indices, row-major.
-  const std::vector<int64_t> update_batch =
-      eval::NonWindowDims(*dims, updates.rank());
-  std::vector<std::string> at_indices(indices.rank(), "0");
-  std::vector<std::string> at_updates(updates.rank(), "0");
-  std::vector<std::string> position;
+  std::vector<std::string> batch, window;
   for (size_t k = 0; k < dims->batch.size(); ++k) {
     const std::string b = absl::StrCat("b", k);
     line(absl::StrCat("for (int64_t ", b, " = 0; ", b, " < ",
                       indices.dimension(dims->batch[k]), "; ++", b, ") {"));
     ++depth;
-    at_indices[dims->batch[k]] = b;
-    at_updates[update_batch[k]] = b;
-    position.push_back(b);
+    batch.push_back(b);
   }
-  std::vector<std::string> start(operand.rank(), "0");
-  for (size_t k = 0; k < dims->index_map.size(); ++k) {
-    if (dims->index_vector_dim < indices.rank()) {
-      at_indices[dims->index_vector_dim] = absl::StrCat(k);
-    }
-    const std::string s = absl::StrCat("s", k);
-    line(absl::StrCat("const int64_t ", s, " = static_cast<int64_t>(p1[",
-                      Linear(at_indices, indices.dimensions()), "]);"));
-    start[dims->index_map[k]] = s;
-  }
-  for (size_t i = 0; i < dims->operand_batching.size(); ++i) {
-    for (size_t k = 0; k < dims->batch.size(); ++k) {
-      if (dims->batch[k] == dims->index_batching[i]) {
-        start[dims->operand_batching[i]] = position[k];
-      }
-    }
-  }
-  // The window, row-major over the updates' window dimensions.
-  std::vector<std::string> at_operand = start;
   for (size_t k = 0; k < dims->window.size(); ++k) {
-    const std::string w = absl::StrCat("w", k);
+    window.push_back(absl::StrCat("w", k));
+  }
+  const ScatterTarget target =
+      ReadScatterTarget(*dims, scatter, batch, window, line);
+  const std::vector<std::string>& at_operand = target.at_operand;
+  const std::vector<std::string>& at_updates = target.at_updates;
+  // The window, row-major over the updates' window dimensions.
+  for (size_t k = 0; k < dims->window.size(); ++k) {
+    const std::string& w = window[k];
     line(absl::StrCat("for (int64_t ", w, " = 0; ", w, " < ",
                       updates.dimension(dims->window[k]), "; ++", w, ") {"));
     ++depth;
-    at_updates[dims->window[k]] = w;
-    at_operand[dims->window_operand[k]] =
-        absl::StrCat("(", start[dims->window_operand[k]], " + ", w, ")");
   }
-  std::vector<std::string> inside;
-  for (int64_t d = 0; d < operand.rank(); ++d) {
-    inside.push_back(absl::StrCat(at_operand[d], " >= 0 && ", at_operand[d],
-                                  " < ", operand.dimension(d)));
-  }
-  line(absl::StrCat(
-      "if (", inside.empty() ? "true" : absl::StrJoin(inside, " && "), ") {"));
+  line(InBounds(at_operand, operand));
   ++depth;
   line(absl::StrCat(
       "const int64_t at = ", Linear(at_operand, operand.dimensions()), ";"));
@@ -281,6 +359,126 @@ absl::StatusOr<std::string> EmitSelectAndScatterKernel(
       "  const ", storage, "* const p2 = static_cast<const ", storage,
       "*>(in[2]);\n", "  ", storage, "* const o0 = static_cast<", storage,
       "*>(out[0]);\n", body, "}\n");
+}
+
+ParallelScatter ParallelScatterKind(const Instruction& scatter) {
+  absl::StatusOr<ScatterPlan> plan = PlanScatter(scatter);
+  if (!plan.ok()) return ParallelScatter::kNone;
+  const bool* unique = scatter.attrs().Get<bool>(attr::kUniqueIndices);
+  if (unique != nullptr && *unique) return ParallelScatter::kUnique;
+  const int64_t bytes = GetElementTypeInfo(plan->type).storage_bytes;
+  if ((bytes == 4 || bytes == 8) &&
+      emitter_internal::IsReassociableInteger(*plan->combiner)) {
+    return ParallelScatter::kAtomic;
+  }
+  return ParallelScatter::kNone;
+}
+
+absl::StatusOr<std::string> EmitScatterCopyKernel(const Instruction& scatter,
+                                                  absl::string_view name) {
+  absl::StatusOr<ScatterPlan> plan = PlanScatter(scatter);
+  if (!plan.ok()) return plan.status();
+  const int64_t count = scatter.operand(0)->shape().ElementCount().value_or(0);
+  const std::string& storage = plan->storage;
+  return absl::StrCat(
+      KernelHeader(KernelTarget::kCuda, name), "  const ", storage,
+      "* const p0 = static_cast<const ", storage, "*>(in[0]);\n", "  ", storage,
+      "* const o0 = static_cast<", storage, "*>(out[0]);\n", "  ",
+      ParallelLoop(KernelTarget::kCuda, "i", count, true), "\n",
+      "    o0[i] = p0[i];\n", "  }\n", "}\n",
+      KernelTrailer(KernelTarget::kCuda, name, GridStrideLaunch(count)));
+}
+
+absl::StatusOr<std::string> EmitParallelScatterKernel(
+    const Instruction& scatter, absl::string_view name) {
+  const ParallelScatter kind = ParallelScatterKind(scatter);
+  if (kind == ParallelScatter::kNone) {
+    return absl::UnimplementedError(absl::StrCat(
+        scatter.name(),
+        ": its updates do not commute (a float or non-associative update "
+        "computation without unique_indices)"));
+  }
+  absl::StatusOr<ScatterPlan> plan = PlanScatter(scatter);
+  if (!plan.ok()) return plan.status();
+  const Shape& operand = scatter.operand(0)->shape();
+  const Shape& updates = scatter.operand(2)->shape();
+  const eval::IndexedDims& dims = plan->dims;
+  const ElementType type = plan->type;
+  const std::string& compute = plan->compute;
+  const std::string& storage = plan->storage;
+  const bool atomic = kind == ParallelScatter::kAtomic;
+  absl::StatusOr<ScalarFunction> combine =
+      EmitCombine(scatter, *plan, name, atomic ? 5 : 4);
+  if (!combine.ok()) return combine.status();
+
+  std::string body;
+  int depth = 2;
+  auto line = [&](absl::string_view text) {
+    absl::StrAppend(&body, std::string(2 * depth, ' '), text, "\n");
+  };
+  // One update element per iteration: its index in the updates, then its
+  // batch and window coordinates.
+  const int64_t count = updates.ElementCount().value_or(0);
+  std::vector<std::string> at_updates(updates.rank());
+  int64_t stride = 1;
+  for (int64_t d = updates.rank() - 1; d >= 0; --d) {
+    at_updates[d] = absl::StrCat("u", d);
+    line(absl::StrCat("const int64_t u", d, " = (l / ", stride, ") % ",
+                      std::max<int64_t>(updates.dimension(d), 1), ";"));
+    stride *= updates.dimension(d);
+  }
+  const std::vector<int64_t> update_batch =
+      eval::NonWindowDims(dims, updates.rank());
+  std::vector<std::string> batch, window;
+  for (int64_t d : update_batch) batch.push_back(at_updates[d]);
+  for (int64_t d : dims.window) window.push_back(at_updates[d]);
+  const ScatterTarget target =
+      ReadScatterTarget(dims, scatter, batch, window, line);
+  line(InBounds(target.at_operand, operand));
+  ++depth;
+  line(absl::StrCat("const int64_t at = ",
+                    Linear(target.at_operand, operand.dimensions()), ";"));
+  line(absl::StrCat("const ", compute, " update = ", Load(type, "p2[l]"), ";"));
+  if (!atomic) {
+    // unique_indices: no two updates meet, so each reads and writes alone.
+    line(absl::StrCat("const ", compute, " current = ", Load(type, "o0[at]"),
+                      ";"));
+    absl::StrAppend(&body, combine->body);
+    line(absl::StrCat("o0[at] = ", Store(type, combine->result), ";"));
+  } else {
+    // Combined by compare-and-swap on the element's bits: the update
+    // computation commutes and associates exactly (wrapping integers), so
+    // every order of the updates gives the evaluator's result.
+    const std::string word = GetElementTypeInfo(type).storage_bytes == 8
+                                 ? "unsigned long long"
+                                 : "unsigned int";
+    line(absl::StrCat(word, "* const cell = reinterpret_cast<", word,
+                      "*>(o0 + at);"));
+    line(absl::StrCat(word, " seen = *cell;"));
+    line("while (true) {");
+    ++depth;
+    line(absl::StrCat("const ", compute, " current = static_cast<", storage,
+                      ">(seen);"));
+    absl::StrAppend(&body, combine->body);
+    line(absl::StrCat("const ", word, " next = static_cast<", word, ">(",
+                      Store(type, combine->result), ");"));
+    line(absl::StrCat("const ", word, " prior = atomicCAS(cell, seen, next);"));
+    line("if (prior == seen) break;");
+    line("seen = prior;");
+    --depth;
+    line("}");
+  }
+  --depth;
+  line("}");
+  const std::string& index_type = plan->index_type;
+  return absl::StrCat(
+      combine->globals, KernelHeader(KernelTarget::kCuda, name), "  const ",
+      index_type, "* const p1 = static_cast<const ", index_type, "*>(in[1]);\n",
+      "  const ", storage, "* const p2 = static_cast<const ", storage,
+      "*>(in[2]);\n", "  ", storage, "* const o0 = static_cast<", storage,
+      "*>(out[0]);\n", "  ",
+      ParallelLoop(KernelTarget::kCuda, "l", count, true), "\n", body, "  }\n",
+      "}\n", KernelTrailer(KernelTarget::kCuda, name, GridStrideLaunch(count)));
 }
 
 }  // namespace kiln::cpu

@@ -179,6 +179,64 @@ ENTRY e {
   EXPECT_NE(stats.find("control-flow thunks: 1"), std::string::npos) << stats;
 }
 
+// Scatters whose updates commute run one thread per update element: the
+// integer ones (repeated indices included) by compare-and-swap, after a
+// copy kernel unless the operand is their own, and a unique_indices one
+// by plain stores; a float sum without unique_indices keeps the serial
+// kernel, so that it adds in the evaluator's order.
+TEST_F(GpuBackendTest, CommutingScattersRunOneThreadPerUpdate) {
+  const std::string cuda = ExpectSameAsReference(R"(
+HloModule m
+add {
+  a = s32[] parameter(0)
+  b = s32[] parameter(1)
+  ROOT s = s32[] add(a, b)
+}
+max {
+  a = u64[] parameter(0)
+  b = u64[] parameter(1)
+  ROOT m = u64[] maximum(a, b)
+}
+replace {
+  a = f32[] parameter(0)
+  ROOT b = f32[] parameter(1)
+}
+fadd {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  x = s32[8,16] parameter(0)
+  upd = s32[6,16] parameter(1)
+  idx = s32[6,1] constant({{0}, {2}, {0}, {3}, {2}, {2}})
+  sc = s32[8,16] scatter(x, idx, upd), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add
+  y = u64[8,16] parameter(2)
+  yy = u64[8,16] add(y, y)
+  updu = u64[6,16] parameter(3)
+  scu = u64[8,16] scatter(yy, idx, updu), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=max
+  f = f32[8] parameter(4)
+  uidx = s32[3,1] constant({{5}, {1}, {7}})
+  fu = f32[3] parameter(5)
+  scf = f32[8] scatter(f, uidx, fu), update_window_dims={}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, unique_indices=true, to_apply=replace
+  fs = f32[6] parameter(6)
+  scs = f32[8] scatter(f, idx, fs), update_window_dims={}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=fadd
+  ROOT out = (s32[8,16], u64[8,16], f32[8], f32[8]) tuple(sc, scu, scf, scs)
+})",
+                                                 "cuda");
+  auto count = [&](const std::string& needle) {
+    int64_t n = 0;
+    for (size_t at = cuda.find(needle); at != std::string::npos;
+         at = cuda.find(needle, at + 1)) {
+      ++n;
+    }
+    return n;
+  };
+  EXPECT_EQ(count("atomicCAS(cell"), 2) << cuda;
+  EXPECT_EQ(count("    o0[i] = p0[i];"), 2) << cuda;  // sc's and scf's copies.
+  EXPECT_EQ(count("_serial(in, out)"), 1) << cuda;    // scs.
+}
+
 TEST_F(GpuBackendTest, EveryXlaDumpMatchesTheEvaluator) {
   const std::vector<std::string> files = DumpFiles();
   EXPECT_GE(files.size(), 90u);
