@@ -97,6 +97,33 @@ absl::Status CheckTypes(const Instruction& convolution) {
   return absl::OkStatus();
 }
 
+// The spatial sizes and window of `g`, and K; refused when the window
+// arithmetic (output index * stride, window index * dilation, padding)
+// could overflow.
+absl::Status ReadWindow(const Instruction& convolution, const Window* window,
+                        Geometry& g) {
+  const ConvolutionDimensionNumbers& dn = *g.dn;
+  g.taps = Bounded(g.group_features, 1);
+  for (size_t i = 0; i < dn.input_spatial_dimensions.size(); ++i) {
+    const WindowDimension& w = window->dimensions[i];
+    g.in_sizes.push_back(convolution.operand(0)->shape().dimension(
+        dn.input_spatial_dimensions[i]));
+    g.kernel_sizes.push_back(convolution.operand(1)->shape().dimension(
+        dn.kernel_spatial_dimensions[i]));
+    g.out_sizes.push_back(
+        convolution.shape().dimension(dn.output_spatial_dimensions[i]));
+    g.window.push_back(w);
+    g.taps = Bounded(g.taps, g.kernel_sizes.back());
+    if (w.stride < 1 || w.window_dilation < 1 || w.base_dilation < 1 ||
+        Bounded(g.out_sizes.back(), w.stride) == kMaxTerm ||
+        Bounded(g.kernel_sizes.back(), w.window_dilation) == kMaxTerm ||
+        Bounded(w.padding_low, 1) == kMaxTerm) {
+      return Refuse(convolution, "window arithmetic could overflow int64");
+    }
+  }
+  return absl::OkStatus();
+}
+
 // Reads the sizes, checking what the shape rule checks (so that the kernel
 // may trust them) and that every offset fits.
 absl::StatusOr<Geometry> ReadGeometry(const Instruction& convolution) {
@@ -143,20 +170,8 @@ absl::StatusOr<Geometry> ReadGeometry(const Instruction& convolution) {
     return Refuse(convolution, "element counts overflow int64");
   }
   g.out_count = *out_count;
-  g.taps = Bounded(g.group_features, 1);
-  for (size_t i = 0; i < spatial; ++i) {
-    const WindowDimension& w = window->dimensions[i];
-    g.in_sizes.push_back(lhs.dimension(dn.input_spatial_dimensions[i]));
-    g.kernel_sizes.push_back(rhs.dimension(dn.kernel_spatial_dimensions[i]));
-    g.out_sizes.push_back(out.dimension(dn.output_spatial_dimensions[i]));
-    g.window.push_back(w);
-    g.taps = Bounded(g.taps, g.kernel_sizes.back());
-    if (w.stride < 1 || w.window_dilation < 1 || w.base_dilation < 1 ||
-        Bounded(g.out_sizes.back(), w.stride) == kMaxTerm ||
-        Bounded(g.kernel_sizes.back(), w.window_dilation) == kMaxTerm ||
-        Bounded(w.padding_low, 1) == kMaxTerm) {
-      return Refuse(convolution, "window arithmetic could overflow int64");
-    }
+  if (absl::Status ok = ReadWindow(convolution, window, g); !ok.ok()) {
+    return ok;
   }
   g.in_strides = RowMajorStrides(lhs);
   g.kernel_strides = RowMajorStrides(rhs);
@@ -251,11 +266,43 @@ void EmitOutputIndex(const Geometry& g, const Shape& out, Writer& w) {
   }
 }
 
+// Opens the loop over window positions of spatial dimension i, skipping
+// positions whose input is padding or a base-dilation hole (every position
+// under it reads the same padding), and adds the dimension's term to the
+// input and kernel offsets.
+void OpenWindowLoop(const Geometry& g, size_t i, Writer& w, std::string* in_at,
+                    std::string* k_at) {
+  const ConvolutionDimensionNumbers& dn = *g.dn;
+  const WindowDimension& wd = g.window[i];
+  const std::string k = absl::StrCat("k", i), q = absl::StrCat("q", i);
+  w.Open(absl::StrCat("for (int64_t ", k, " = 0; ", k, " < ", g.kernel_sizes[i],
+                      "; ++", k, ") {"));
+  // Position in the base-dilated, padded input.
+  w.Line(absl::StrCat("const int64_t ", q, " = x", i, " * ", wd.stride, " + ",
+                      k, " * ", wd.window_dilation, " - (", wd.padding_low,
+                      ");"));
+  const std::string at =
+      wd.base_dilation == 1 ? q : absl::StrCat(q, " / ", wd.base_dilation);
+  std::string outside = absl::StrCat(q, " < 0");
+  if (wd.base_dilation != 1) {
+    absl::StrAppend(&outside, " || ", q, " % ", wd.base_dilation, " != 0");
+  }
+  absl::StrAppend(&outside, " || ", at, " >= ", g.in_sizes[i]);
+  w.Line(absl::StrCat("if (", outside, ") continue;"));
+  absl::StrAppend(in_at, " + ", at, " * ",
+                  g.in_strides[dn.input_spatial_dimensions[i]]);
+  // window_reversal: window position k applies kernel element size-1-k.
+  const std::string tap =
+      wd.window_reversal
+          ? absl::StrCat("(", g.kernel_sizes[i] - 1, " - ", k, ")")
+          : k;
+  absl::StrAppend(k_at, " + ", tap, " * ",
+                  g.kernel_strides[dn.kernel_spatial_dimensions[i]]);
+}
+
 // The K loop of one output element: input feature c of the group outer,
 // window positions row-major inner (the evaluator's order, so float sums
-// round identically); a window position whose input is padding or a
-// base-dilation hole skips the rest of its row (every position under it
-// reads the same padding).
+// round identically).
 void EmitTaps(const Geometry& g, const Instruction& convolution, Writer& w) {
   const ConvolutionDimensionNumbers& dn = *g.dn;
   const ElementType type = convolution.shape().element_type();
@@ -278,30 +325,7 @@ void EmitTaps(const Geometry& g, const Instruction& convolution, Writer& w) {
   std::string k_at = absl::StrCat(
       "k_base + c * ", g.kernel_strides[dn.kernel_input_feature_dimension]);
   for (size_t i = 0; i < g.window.size(); ++i) {
-    const WindowDimension& wd = g.window[i];
-    const std::string k = absl::StrCat("k", i), q = absl::StrCat("q", i);
-    w.Open(absl::StrCat("for (int64_t ", k, " = 0; ", k, " < ",
-                        g.kernel_sizes[i], "; ++", k, ") {"));
-    // Position in the base-dilated, padded input.
-    w.Line(absl::StrCat("const int64_t ", q, " = x", i, " * ", wd.stride, " + ",
-                        k, " * ", wd.window_dilation, " - (", wd.padding_low,
-                        ");"));
-    const std::string at =
-        wd.base_dilation == 1 ? q : absl::StrCat(q, " / ", wd.base_dilation);
-    std::string outside = absl::StrCat(q, " < 0");
-    if (wd.base_dilation != 1) {
-      absl::StrAppend(&outside, " || ", q, " % ", wd.base_dilation, " != 0");
-    }
-    absl::StrAppend(&outside, " || ", at, " >= ", g.in_sizes[i]);
-    w.Line(absl::StrCat("if (", outside, ") continue;"));
-    absl::StrAppend(&in_at, " + ", at, " * ",
-                    g.in_strides[dn.input_spatial_dimensions[i]]);
-    const std::string tap =
-        wd.window_reversal
-            ? absl::StrCat("(", g.kernel_sizes[i] - 1, " - ", k, ")")
-            : k;
-    absl::StrAppend(&k_at, " + ", tap, " * ",
-                    g.kernel_strides[dn.kernel_spatial_dimensions[i]]);
+    OpenWindowLoop(g, i, w, &in_at, &k_at);
   }
   w.Line(absl::StrCat(
       "acc += ", Operand(rhs_type, type, absl::StrCat("p1[", k_at, "]")), " * ",
