@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "backends/cpu/cpu_backend.h"
 #include "backends/reference/reference_backend.h"
+#include "compiler/ir/literal_text.h"
 #include "compiler/text/parser.h"
 #include "tools/cli/run_args.h"
 #include "tools/conform/compare.h"
@@ -105,6 +106,41 @@ void ExpectSameAsReference(const std::string& text, uint64_t seed) {
   std::unique_ptr<Module> module = Parse(text);
   ASSERT_NE(module, nullptr);
   ExpectSameAsReference(*module, seed, text);
+}
+
+std::string ExpectBitIdenticalToReference(Backend& backend,
+                                          const std::string& text,
+                                          uint64_t seed,
+                                          const std::string& emit) {
+  std::unique_ptr<Module> module = Parse(text);
+  if (module == nullptr) return "";
+  ReferenceBackend reference;
+  absl::StatusOr<std::unique_ptr<Executable>> native =
+      backend.Compile(*module, {});
+  absl::StatusOr<std::unique_ptr<Executable>> oracle =
+      reference.Compile(*module, {});
+  EXPECT_TRUE(native.ok()) << text << native.status();
+  EXPECT_TRUE(oracle.ok()) << text << oracle.status();
+  if (!native.ok() || !oracle.ok()) return "";
+  std::mt19937_64 generator(seed);
+  std::vector<Literal> arguments;
+  for (const Shape& shape : (*oracle)->parameter_shapes()) {
+    absl::StatusOr<Literal> argument = cli::RandomLiteral(shape, generator);
+    EXPECT_TRUE(argument.ok()) << argument.status();
+    if (!argument.ok()) return "";
+    arguments.push_back(*std::move(argument));
+  }
+  absl::StatusOr<Literal> expected = (*oracle)->Run(arguments);
+  absl::StatusOr<Literal> actual = (*native)->Run(arguments);
+  EXPECT_TRUE(expected.ok()) << text << expected.status();
+  EXPECT_TRUE(actual.ok()) << text << actual.status();
+  if (!expected.ok() || !actual.ok()) return "";
+  EXPECT_TRUE(*expected == *actual)
+      << text << "\nexpected " << LiteralToString(*expected) << "\nactual   "
+      << LiteralToString(*actual);
+  absl::StatusOr<std::string> emitted = (*native)->Emit(emit);
+  EXPECT_TRUE(emitted.ok()) << emitted.status();
+  return emitted.ok() ? *emitted : "";
 }
 
 std::string Emitted(const Module& module, const std::string& what) {

@@ -60,6 +60,15 @@ ReferenceComparison CompareBackendWithReference(Backend& backend,
                                                 const std::string& what,
                                                 const std::string& emit);
 
+// `text` run on `backend` and the reference backend with random arguments
+// drawn from `seed`: a failure unless both run and the results are the
+// same bits (for kernels that compute exactly as the evaluator does).
+// Returns the executable's Emit(`emit`) text.
+std::string ExpectBitIdenticalToReference(Backend& backend,
+                                          const std::string& text,
+                                          uint64_t seed,
+                                          const std::string& emit = "stats");
+
 // CompareWithReference, and a failure when the values could not be
 // compared. Returns the cpu executable's stats.
 std::string ExpectSameAsReference(const Module& module, uint64_t seed,

@@ -112,8 +112,12 @@ class Lowerer {
   // sort and scatter, whose kernels have emitters of their own.
   absl::StatusOr<bool> TrySortOrScatter(const Instruction* instruction,
                                         std::string* why);
+  // convolution: the host's im2col GEMM thunk where it applies, else a
+  // generated kernel (convolution_emitter.h), always the kernel on CUDA.
   absl::StatusOr<bool> TryConvolution(const Instruction* instruction,
                                       std::string* why);
+  absl::StatusOr<bool> TryLibraryConvolution(const Instruction* instruction,
+                                             std::string* why);
   // rng-bit-generator: a kernel of the generator (rng_emitter.h).
   absl::StatusOr<bool> TryRngBitGenerator(const Instruction* instruction,
                                           std::string* why);

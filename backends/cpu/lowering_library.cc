@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "backends/cpu/convolution_emitter.h"
 #include "backends/cpu/convolution_thunk.h"
 #include "backends/cpu/lowering_internal.h"
 #include "backends/cpu/rng_emitter.h"
@@ -128,7 +129,33 @@ absl::StatusOr<bool> Lowerer::TryRngBitGenerator(const Instruction* instruction,
 absl::StatusOr<bool> Lowerer::TryConvolution(const Instruction* instruction,
                                              std::string* why) {
   if (instruction->opcode() != Opcode::kConvolution) return false;
-  // The im2col matrix of one execution stays under 1 GiB.
+  // On the host, the im2col GEMM where it applies (its matrix of one
+  // execution under 1 GiB); the generated kernel for the rest, and for
+  // every convolution on CUDA, where it runs on the device.
+  std::string library_why;
+  if (context_.target == KernelTarget::kHostCpp) {
+    absl::StatusOr<bool> done =
+        TryLibraryConvolution(instruction, &library_why);
+    if (!done.ok() || *done) return done;
+  }
+  const std::string symbol =
+      absl::StrCat("kiln_kernel_", context_.stats.kernels);
+  absl::StatusOr<std::string> source =
+      EmitConvolutionKernel(*instruction, symbol, context_.target);
+  if (!source.ok()) {
+    *why = library_why.empty()
+               ? std::string(source.status().message())
+               : absl::StrCat(library_why, "; ", source.status().message());
+    return false;
+  }
+  absl::Status status = AddKernelSource(
+      instruction, [&](const std::string&) { return *std::move(source); }, 1);
+  if (!status.ok()) return status;
+  return true;
+}
+
+absl::StatusOr<bool> Lowerer::TryLibraryConvolution(
+    const Instruction* instruction, std::string* why) {
   std::optional<ConvolutionThunk::Plan> plan =
       ConvolutionThunk::MakePlan(*instruction, int64_t{1} << 30, why);
   if (!plan.has_value()) return false;

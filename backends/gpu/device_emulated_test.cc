@@ -229,6 +229,25 @@ ENTRY e {
   EXPECT_GT(fake_->launch_count(), 0);
 }
 
+// Convolution is a generated kernel on the device (convolution_emitter.h),
+// for a bf16 result (rounded through float_bits.h) as for an integer one.
+TEST_F(DeviceEmulatedTest, ConvolutionsRunOnTheDevice) {
+  const std::string stats = ExpectSameAsReference(R"(
+HloModule conv
+ENTRY e {
+  x = bf16[2,6,6,3] parameter(0)
+  k = bf16[3,3,3,4] parameter(1)
+  c = bf16[2,3,3,4] convolution(x, k), window={size=3x3 stride=2x2 pad=1_1x1_1}, dim_labels=b01f_01io->b01f
+  i = s32[1,4,7] parameter(2)
+  w = s32[2,2,3] parameter(3)
+  d = s32[1,2,5] convolution(i, w), window={size=3 rhs_dilate=1}, dim_labels=bf0_io0->bf0, feature_group_count=2
+  ROOT out = (bf16[2,3,3,4], s32[1,2,5]) tuple(c, d)
+}
+)");
+  EXPECT_TRUE(absl::StrContains(stats, "results back): 0\n")) << stats;
+  EXPECT_GT(fake_->launch_count(), 0);
+}
+
 // The XLA dumps through the device runtime: minutes (each dump is compiled
 // by NVRTC and by the host compiler), so run by hand with
 // --test_timeout=1200 --test_arg=--gtest_also_run_disabled_tests

@@ -5,14 +5,16 @@
 //   assignment's offsets, and the parameters and result leaves after it;
 //   allocations are kept for later executions. Constants are copied to the
 //   device once, when the executable loads.
-// - A kernel thunk launches its __global__ function with the grid and
-//   block of its KILN_LAUNCH line; the pointer arrays a kernel takes live
+// - A kernel thunk (convolution's included: the generated convolution
+//   kernel, backends/cpu/convolution_emitter.h) launches its __global__
+//   function with the grid and block of its KILN_LAUNCH line; the pointer
+//   arrays a kernel takes live
 //   on the device, one table per binding of a program's slots (built when
 //   the program is bound, so a loop body's launches copy nothing).
 // - A dot of f32, f64, f16 or bf16 whose operands need no transposing
 //   copy is one cublasGemmStridedBatchedEx.
-// - Every other thunk (an evaluator fallback, a convolution, a dot cuBLAS
-//   does not take) runs on the host: its operands are copied to the host,
+// - Every other thunk (an evaluator fallback, a dot cuBLAS does not take)
+//   runs on the host: its operands are copied to the host,
 //   the CPU backend's thunk runs, its results are copied back. Counted in
 //   `--emit=stats`.
 // - while, conditional and call are the CPU backend's control thunks,

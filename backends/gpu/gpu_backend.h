@@ -8,7 +8,8 @@
 //   gpu-emulated  the generated CUDA C++ compiled as host C++ against the
 //                 emulation shim (emulation/cuda_shim.h) by the CPU
 //                 backend's kernel compiler and cache, and run on the CPU;
-//                 library calls (dot, convolution) are the CPU backend's.
+//                 dot is the CPU backend's library call; convolution is
+//                 the generated convolution kernel, as on gpu.
 //   gpu           the same lowering for a device: kernels compiled by
 //                 NVRTC and run through the CUDA driver (device_executor.h:
 //                 device memory, launches, cuBLAS, host fallbacks);

@@ -8,9 +8,9 @@
 // loop fusion only when the emitter can lower it. On top of the default
 // policy:
 //   - bitcast fuses (an index map, no data movement);
-//   - no output fusion: dot and convolution are library calls (cuBLAS, and
-//     the CPU library under the emulation) whose consumers get kernels of
-//     their own;
+//   - no output fusion: dot is a library call (cuBLAS, and the CPU
+//     library under the emulation) and convolution a kernel of its own
+//     (convolution_emitter.h), whose consumers get kernels of their own;
 //   - the default (larger) limits: every fusion saves a launch and a round
 //     trip of its intermediates through device memory.
 #ifndef KILN_BACKENDS_GPU_GPU_FUSION_POLICY_H_
