@@ -15,6 +15,7 @@ namespace kiln::cpu {
 namespace {
 
 using emitter_internal::ComputeType;
+using emitter_internal::FloatFormat;
 using emitter_internal::IsNarrowFloat;
 using emitter_internal::IsNativeArray;
 using emitter_internal::Load;
@@ -212,7 +213,7 @@ std::string Stored(ElementType type, const std::string& acc) {
   }
   if (IsNarrowFloat(type)) {
     return Store(type, absl::StrCat("kiln_cpu::RoundFromF64(",
-                                    static_cast<int>(type), ", ", acc, ")"));
+                                    FloatFormat(type), ", ", acc, ")"));
   }
   if (ArithType(type) == ComputeType(type)) return acc;  // f64, c128.
   return Store(type,
