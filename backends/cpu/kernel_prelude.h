@@ -24,10 +24,9 @@ inline float F32FromBits(uint32_t bits) {
   std::memcpy(&value, &bits, sizeof value);
   return value;
 }
+// (float_bits.h, pasted before this prelude, has the f64 ones.)
 inline double F64FromBits(uint64_t bits) {
-  double value;
-  std::memcpy(&value, &bits, sizeof value);
-  return value;
+  return kiln_float::BitsDouble(bits);
 }
 
 // bf16 and f16: stored as their bit patterns, computed in float (every
@@ -88,11 +87,7 @@ inline float RoundF16(float value) { return F16ToF32(F32ToF16(value)); }
 // 1e-15, and rounded to float once: the result is the double result of
 // the libm function rounded to float, within 2 ulp of the evaluator's
 // float libm (docs/backends.md). f64 keeps the evaluator's functor.
-inline uint64_t BitsOfF64(double x) {
-  uint64_t bits;
-  std::memcpy(&bits, &x, sizeof bits);
-  return bits;
-}
+inline uint64_t BitsOfF64(double x) { return kiln_float::DoubleBits(x); }
 // e^x for x in [-708, 709] (callers clamp): x = k ln2 + r with |r| <=
 // ln2/2 (ln2 split in two, so k ln2 is exact), e^r by its Taylor series
 // to degree 12, and 2^k built in the exponent bits.

@@ -50,18 +50,20 @@ std::vector<int64_t> FreeDimensions(int64_t rank,
 absl::StatusOr<bool> Lowerer::TryParallelScatter(
     const Instruction* instruction) {
   if (context_.target != KernelTarget::kCuda ||
-      instruction->opcode() != Opcode::kScatter ||
-      ParallelScatterKind(*instruction) == ParallelScatter::kNone ||
-      !EmitParallelScatterKernel(*instruction, "probe").ok()) {
+      instruction->opcode() != Opcode::kScatter) {
     return false;
   }
-  const auto update = [&](const std::string& symbol) {
-    return EmitParallelScatterKernel(*instruction, symbol);
-  };
   // In place when nothing else reads the operand; otherwise a copy kernel
-  // first, whose result the update kernel then writes into.
-  if (OwnsOperandSlot(instruction)) {
-    absl::Status status = AddKernelSource(instruction, update, 1, true);
+  // first, whose result the update kernel then writes into. The update
+  // kernel is emitted once, under the symbol it gets when it is added.
+  const bool in_place = OwnsOperandSlot(instruction);
+  absl::StatusOr<std::string> update = EmitParallelScatterKernel(
+      *instruction, absl::StrCat("kiln_kernel_",
+                                 context_.stats.kernels + (in_place ? 0 : 1)));
+  if (!update.ok()) return false;  // Its updates do not commute.
+  const auto emitted = [&](const std::string&) { return *std::move(update); };
+  if (in_place) {
+    absl::Status status = AddKernelSource(instruction, emitted, 1, true);
     if (!status.ok()) return status;
     return true;
   }
@@ -73,7 +75,7 @@ absl::StatusOr<bool> Lowerer::TryParallelScatter(
       0);
   if (!status.ok()) return status;
   const ValueTree copy = values_.at(instruction);
-  status = AddKernelSource(instruction, update, 1, true, &copy);
+  status = AddKernelSource(instruction, emitted, 1, true, &copy);
   if (!status.ok()) return status;
   return true;
 }

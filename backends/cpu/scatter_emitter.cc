@@ -361,18 +361,20 @@ absl::StatusOr<std::string> EmitSelectAndScatterKernel(
       "*>(out[0]);\n", body, "}\n");
 }
 
-ParallelScatter ParallelScatterKind(const Instruction& scatter) {
-  absl::StatusOr<ScatterPlan> plan = PlanScatter(scatter);
-  if (!plan.ok()) return ParallelScatter::kNone;
+namespace {
+
+ParallelScatter KindOf(const Instruction& scatter, const ScatterPlan& plan) {
   const bool* unique = scatter.attrs().Get<bool>(attr::kUniqueIndices);
   if (unique != nullptr && *unique) return ParallelScatter::kUnique;
-  const int64_t bytes = GetElementTypeInfo(plan->type).storage_bytes;
+  const int64_t bytes = GetElementTypeInfo(plan.type).storage_bytes;
   if ((bytes == 4 || bytes == 8) &&
-      emitter_internal::IsReassociableInteger(*plan->combiner)) {
+      emitter_internal::IsReassociableInteger(*plan.combiner)) {
     return ParallelScatter::kAtomic;
   }
   return ParallelScatter::kNone;
 }
+
+}  // namespace
 
 absl::StatusOr<std::string> EmitScatterCopyKernel(const Instruction& scatter,
                                                   absl::string_view name) {
@@ -391,15 +393,15 @@ absl::StatusOr<std::string> EmitScatterCopyKernel(const Instruction& scatter,
 
 absl::StatusOr<std::string> EmitParallelScatterKernel(
     const Instruction& scatter, absl::string_view name) {
-  const ParallelScatter kind = ParallelScatterKind(scatter);
+  absl::StatusOr<ScatterPlan> plan = PlanScatter(scatter);
+  if (!plan.ok()) return plan.status();
+  const ParallelScatter kind = KindOf(scatter, *plan);
   if (kind == ParallelScatter::kNone) {
     return absl::UnimplementedError(absl::StrCat(
         scatter.name(),
         ": its updates do not commute (a float or non-associative update "
         "computation without unique_indices)"));
   }
-  absl::StatusOr<ScatterPlan> plan = PlanScatter(scatter);
-  if (!plan.ok()) return plan.status();
   const Shape& operand = scatter.operand(0)->shape();
   const Shape& updates = scatter.operand(2)->shape();
   const eval::IndexedDims& dims = plan->dims;

@@ -36,8 +36,8 @@ absl::StatusOr<std::string> EmitScatterKernel(const Instruction& scatter,
 // the evaluator's result. The others (float sums, a replacing update
 // without unique_indices) keep the serial kernel: deterministic, in the
 // evaluator's order.
+// (Unimplemented for the others.)
 enum class ParallelScatter { kNone, kUnique, kAtomic };
-ParallelScatter ParallelScatterKind(const Instruction& scatter);
 // CUDA kernels (in[0] operand, out[0] result).
 absl::StatusOr<std::string> EmitScatterCopyKernel(const Instruction& scatter,
                                                   absl::string_view name);
